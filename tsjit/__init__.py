@@ -1,0 +1,1 @@
+"""tsjit: a TorchScript-style compiler and archive runtime over numpy."""

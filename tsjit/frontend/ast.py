@@ -1,0 +1,327 @@
+"""The TorchScript abstract syntax tree: frozen dataclasses, each with a source range.
+
+Only `parser.py` builds these (from lark trees); everything after the parser sees only
+these classes. Abstract grammar:
+
+    Module     = (Def | ClassDef | Stmt)*
+    Def        = name, Param*, returns?, Stmt*, decorators, type_comment?
+    Param      = name, annotation?, default?, kwarg_only
+    ClassDef   = name, bases, Stmt*, decorators
+    Stmt       = ExprStmt(value) | Assign(targets+, value, type_comment?)
+               | AnnAssign(target, annotation, value?) | AugAssign(target, op, value)
+               | If(test, body, orelse) | While(test, body) | For(target, iter, body)
+               | Return(value?) | Raise(exc?) | Assert(test, msg?) | Pass | Break
+               | Continue | Delete(targets) | With(items, body) | Def | ClassDef
+    Expr       = Name(id) | Constant(value) | JoinedStr(parts) | FormattedValue(value,
+                 conversion?, format_spec?) | Attribute(value, attr) | Subscript(value,
+                 index) | Slice(lower?, upper?, step?) | Call(func, args, keywords)
+               | BinOp(op, left, right) | UnaryOp(op, operand) | BoolOp(op, left, right)
+               | Compare(left, ops, comparators) | IfExp(test, body, orelse)
+               | ListLit(elts) | TupleLit(elts) | DictLit(keys, values) | Starred(value)
+               | ListComp(elt, generators) | DictComp(key, value, generators)
+    Comprehension = target, iter, ifs
+
+Operator spellings are Python's: BinOp op in `+ - * / // % ** @ << >> & | ^`,
+UnaryOp op in `- + ~ not`, BoolOp op in `and or`, Compare ops in
+`== != < <= > >= is is_not in not_in`, AugAssign op as the BinOp it applies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from ..ir.diagnostics import SourceRange
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    range: SourceRange
+
+
+# --- expressions -------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True, eq=False)
+class Constant(Expr):
+    """int, float, complex, str, bool, None or Ellipsis (`...`)."""
+
+    value: Any
+
+
+@dataclass(frozen=True, eq=False)
+class FormattedValue(Expr):
+    """One `{value!conversion:format_spec}` of an f-string."""
+
+    value: Expr
+    conversion: Optional[str]  # "s", "r", "a" or None
+    format_spec: Optional[Expr]  # a JoinedStr or None
+
+
+@dataclass(frozen=True, eq=False)
+class JoinedStr(Expr):
+    """An f-string: Constant(str) and FormattedValue parts in order."""
+
+    parts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Attribute(Expr):
+    value: Expr
+    attr: str
+
+
+@dataclass(frozen=True, eq=False)
+class Slice(Expr):
+    lower: Optional[Expr]
+    upper: Optional[Expr]
+    step: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class Subscript(Expr):
+    """`value[index]`; a multi-dimensional index is a TupleLit of Exprs/Slices."""
+
+    value: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Keyword(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Starred(Expr):
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Call(Expr):
+    func: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class UnaryOp(Expr):
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class BoolOp(Expr):
+    op: str  # "and" | "or"
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Compare(Expr):
+    """A (possibly chained) comparison: left ops[0] comparators[0] ops[1] ..."""
+
+    left: Expr
+    ops: tuple[str, ...]
+    comparators: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class IfExp(Expr):
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class ListLit(Expr):
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class TupleLit(Expr):
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class DictLit(Expr):
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Comprehension(Node):
+    target: Expr
+    iter: Expr
+    ifs: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class ListComp(Expr):
+    elt: Expr
+    generators: tuple[Comprehension, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class DictComp(Expr):
+    key: Expr
+    value: Expr
+    generators: tuple[Comprehension, ...]
+
+
+# --- statements --------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class ExprStmt(Stmt):
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Assign(Stmt):
+    """`t1 = t2 = value`; targets in source order."""
+
+    targets: tuple[Expr, ...]
+    value: Expr
+    type_comment: Optional[str] = None
+
+
+@dataclass(frozen=True, eq=False)
+class AnnAssign(Stmt):
+    target: Expr
+    annotation: Expr
+    value: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class AugAssign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class If(Stmt):
+    """`elif` chains are nested Ifs as the single statement of `orelse`."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class While(Stmt):
+    test: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class For(Stmt):
+    target: Expr
+    iter: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Return(Stmt):
+    value: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class Raise(Stmt):
+    exc: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class Assert(Stmt):
+    test: Expr
+    msg: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class Delete(Stmt):
+    targets: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class WithItem(Node):
+    context: Expr
+    var: Optional[Expr]
+
+
+@dataclass(frozen=True, eq=False)
+class With(Stmt):
+    items: tuple[WithItem, ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Param(Node):
+    name: str
+    annotation: Optional[Expr]
+    default: Optional[Expr]
+    kwarg_only: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Def(Stmt):
+    """A function or method. `type_comment` is the `# type: (int) -> int` text, if any."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: Optional[Expr]
+    body: tuple[Stmt, ...]
+    decorators: tuple[Expr, ...] = ()
+    type_comment: Optional[str] = None
+
+
+@dataclass(frozen=True, eq=False)
+class ClassDef(Stmt):
+    name: str
+    bases: tuple[Expr, ...]
+    body: tuple[Stmt, ...]
+    decorators: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Module(Node):
+    """A whole file (a `code/` file of an archive, or a user's source snippet)."""
+
+    body: tuple[Stmt, ...]
+
+
+AnyNode = Union[Expr, Stmt, Module]

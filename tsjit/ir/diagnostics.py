@@ -1,0 +1,124 @@
+"""Source text, source ranges and the root of tsjit's error hierarchy.
+
+Every AST node, IR node and interpreter instruction carries a `SourceRange`; every
+user-facing failure is a `TsjitError`, whose message can point at a range with
+`file:line:col`, the source line and a caret line under the offending text.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass(eq=False)
+class Source:
+    """A piece of program text with the file it came from and its first line number."""
+
+    text: str
+    filename: str = "<string>"
+    starting_line: int = 1  # line number of text's first line in `filename`
+    _line_starts: list = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        for i, ch in enumerate(self.text):
+            if ch == "\n":
+                starts.append(i + 1)
+        self._line_starts = starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """0-based line index within `text` and 0-based column for a character offset."""
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line, offset - self._line_starts[line]
+
+    def line_text(self, line: int) -> str:
+        """The text of the 0-based line `line`, without its newline."""
+        start = self._line_starts[line]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    def range(self, start: int, end: int) -> "SourceRange":
+        """The range [start, end) of this source."""
+        return SourceRange(self, start, end)
+
+
+@dataclass(frozen=True, eq=False)
+class SourceRange:
+    """A half-open character range [start, end) of a `Source`."""
+
+    source: Source
+    start: int
+    end: int
+
+    @property
+    def text(self) -> str:
+        return self.source.text[self.start:self.end]
+
+    def lineno(self) -> int:
+        """1-based line number of the range start in the original file."""
+        return self.source.line_col(self.start)[0] + self.source.starting_line
+
+    def column(self) -> int:
+        """1-based column of the range start."""
+        return self.source.line_col(self.start)[1] + 1
+
+    def location(self) -> str:
+        """`file:line:col` of the range start."""
+        return f"{self.source.filename}:{self.lineno()}:{self.column()}"
+
+    def merge(self, other: "SourceRange") -> "SourceRange":
+        """The smallest range covering both (same source)."""
+        return SourceRange(self.source, min(self.start, other.start), max(self.end, other.end))
+
+    def highlight(self) -> str:
+        """`file:line:col`, the source line(s) and carets under the range."""
+        src = self.source
+        first, col = src.line_col(self.start)
+        last, _ = src.line_col(max(self.start, self.end - 1))
+        out = [self.location()]
+        for line in range(first, last + 1):
+            text = src.line_text(line)
+            out.append(text)
+            lo = col if line == first else len(text) - len(text.lstrip())
+            if line == last:
+                hi = max(src.line_col(max(self.start, self.end - 1))[1] + 1, lo + 1)
+            else:
+                hi = max(len(text), lo + 1)
+            out.append(" " * lo + "~" * (hi - lo) if hi - lo > 1 else " " * lo + "^")
+            if line == first and hi - lo > 1:
+                out[-1] = " " * lo + "^" + "~" * (hi - lo - 1)
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return f"SourceRange({self.location()}, {self.text!r})"
+
+
+class TsjitError(Exception):
+    """Root of every error tsjit reports to its users."""
+
+    def __init__(self, message: str, range: Optional[SourceRange] = None) -> None:
+        self.message = message
+        self.range = range
+        self.context: list[str] = []
+        super().__init__(message)
+
+    def add_context(self, note: str) -> "TsjitError":
+        """Append a line such as "'f' is being compiled since it was called from 'g'"."""
+        self.context.append(note)
+        return self
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        if self.range is not None:
+            parts.append(self.range.highlight())
+        parts.extend(self.context)
+        return "\n".join(parts)
+
+
+class CompileError(TsjitError):
+    """The program is not valid TorchScript: syntax, names, types."""
+
+
+class ParseError(CompileError):
+    """The program text does not parse."""
