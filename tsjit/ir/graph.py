@@ -1,0 +1,404 @@
+"""Graph, Block, Node and Value: the structured SSA IR.
+
+A Graph owns one top Block. A Block is a list of Nodes between a `prim::Param` node
+(whose outputs are the block's inputs) and a `prim::Return` node (whose inputs are the
+block's outputs). Control flow is structured: `prim::If` owns two blocks and
+`prim::Loop` one body block whose inputs are the trip count and the loop-carried values
+and whose outputs are the continue condition and the new loop-carried values.
+
+Use lists are owned here and change only through a few methods: `Node.add_input`,
+`replace_input`, `remove_input`, `remove_all_inputs`, `Value.replace_all_uses_with`,
+and nodes enter and leave only through `Block.append/insert_before/insert_after` and
+`Node.destroy()` (which refuses a node whose outputs are still used).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
+
+from .diagnostics import SourceRange
+from .types import Type
+
+_NUMBERED = re.compile(r"^(.*)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class Use:
+    user: "Node"
+    offset: int
+
+
+class Value:
+    """An SSA value: an output of a node (or a block input), with a type and a name hint."""
+
+    __slots__ = ("type", "node", "offset", "uses", "unique", "_name", "__weakref__")
+
+    def __init__(self, node: "Node", offset: int, type: Type, unique: int) -> None:
+        self.type = type
+        self.node = node
+        self.offset = offset
+        self.uses: list[Use] = []
+        self.unique = unique
+        self._name: Optional[str] = None
+
+    @property
+    def graph(self) -> "Graph":
+        return self.node.graph
+
+    def has_debug_name(self) -> bool:
+        return self._name is not None
+
+    def debug_name(self) -> str:
+        """The printed name: the name hint if any, else the unique number."""
+        return self._name if self._name is not None else str(self.unique)
+
+    def debug_name_base(self) -> str:
+        """The name hint without a trailing `.N` suffix."""
+        name = self._name or ""
+        m = _NUMBERED.match(name)
+        return m.group(1) if m else name
+
+    def set_debug_name(self, name: Optional[str]) -> "Value":
+        """Give this value a name hint; the graph keeps hints unique.
+
+        As in PyTorch, when another value holds `name` already, that other value is
+        renamed to `name.N`, so the newest definition of a variable keeps the plain name.
+        """
+        names = self.graph._names
+        if self._name is not None:
+            names.pop(self._name, None)
+        if not name:
+            self._name = None
+            return self
+        if name[0].isdigit() and name.isdigit():
+            raise ValueError(f"names may not be integers: {name}")
+        other = names.get(name)
+        if other is not None and other is not self:
+            m = _NUMBERED.match(name)
+            base, suffix = (m.group(1), int(m.group(2))) if m else (name, 1)
+            suffix = max(suffix, self.graph._suffixes.get(base, 0) + 1)
+            while f"{base}.{suffix}" in names:
+                suffix += 1
+            self.graph._suffixes[base] = suffix
+            other.set_debug_name(f"{base}.{suffix}")
+        names[name] = self
+        self._name = name
+        return self
+
+    def replace_all_uses_with(self, other: "Value") -> None:
+        """Point every use of this value at `other`."""
+        for use in list(self.uses):
+            use.user._set_input(use.offset, other)
+
+    def replace_all_uses_after(self, other: "Value", node: "Node") -> None:
+        """Replace uses by nodes that come after `node` (in program order, including nested)."""
+        for use in list(self.uses):
+            if node.is_before(use.user):
+                use.user._set_input(use.offset, other)
+
+    def __repr__(self) -> str:
+        return f"%{self.debug_name()} : {self.type}"
+
+
+class Node:
+    """An operation: a kind such as `aten::add`, inputs, outputs, blocks and attributes."""
+
+    def __init__(self, graph: "Graph", kind: str, source_range: Optional[SourceRange] = None) -> None:
+        self.graph = graph
+        self.kind = kind
+        self._inputs: list[Value] = []
+        self.outputs: list[Value] = []
+        self.blocks: list[Block] = []
+        self.attrs: dict[str, Any] = {}
+        self.owning_block: Optional[Block] = None
+        self.source_range = source_range
+        self.schema: Any = None        # ir.schema.FunctionSchema for operator nodes
+        self.callee: Any = None        # ir.function.Function for prim::CallFunction/Method
+
+    # --- inputs -------------------------------------------------------------------
+    @property
+    def inputs(self) -> tuple[Value, ...]:
+        return tuple(self._inputs)
+
+    def input(self, i: int = 0) -> Value:
+        return self._inputs[i]
+
+    def add_input(self, v: Value) -> Value:
+        v.uses.append(Use(self, len(self._inputs)))
+        self._inputs.append(v)
+        return v
+
+    def insert_input(self, i: int, v: Value) -> Value:
+        for j in range(i, len(self._inputs)):
+            self._drop_use(j)
+        self._inputs.insert(i, v)
+        for j in range(i, len(self._inputs)):
+            self._inputs[j].uses.append(Use(self, j))
+        return v
+
+    def _drop_use(self, i: int) -> None:
+        v = self._inputs[i]
+        for k, u in enumerate(v.uses):
+            if u.user is self and u.offset == i:
+                del v.uses[k]
+                return
+        raise AssertionError("use list out of sync")
+
+    def _set_input(self, i: int, v: Value) -> None:
+        self._drop_use(i)
+        self._inputs[i] = v
+        v.uses.append(Use(self, i))
+
+    def replace_input(self, i: int, v: Value) -> Value:
+        """Make input `i` be `v`; returns the old input."""
+        old = self._inputs[i]
+        self._set_input(i, v)
+        return old
+
+    def replace_input_with(self, old: Value, new: Value) -> None:
+        for i, v in enumerate(self._inputs):
+            if v is old:
+                self._set_input(i, new)
+
+    def remove_input(self, i: int) -> None:
+        for j in range(i, len(self._inputs)):
+            self._drop_use(j)
+        del self._inputs[i]
+        for j in range(i, len(self._inputs)):
+            self._inputs[j].uses.append(Use(self, j))
+
+    def remove_all_inputs(self) -> None:
+        for j in range(len(self._inputs)):
+            self._drop_use(j)
+        self._inputs.clear()
+
+    # --- outputs and blocks -------------------------------------------------------
+    def add_output(self, type: Type, name: Optional[str] = None) -> Value:
+        v = Value(self, len(self.outputs), type, self.graph._new_unique())
+        self.outputs.append(v)
+        if name:
+            v.set_debug_name(name)
+        return v
+
+    def output(self, i: int = 0) -> Value:
+        return self.outputs[i]
+
+    def erase_output(self, i: int) -> None:
+        v = self.outputs[i]
+        if v.uses:
+            raise AssertionError(f"erasing output {v} that still has uses")
+        if v._name is not None:
+            v.set_debug_name(None)
+        del self.outputs[i]
+        for j in range(i, len(self.outputs)):
+            self.outputs[j].offset = j
+
+    def add_block(self) -> "Block":
+        b = Block(self.graph, self)
+        self.blocks.append(b)
+        return b
+
+    # --- position -----------------------------------------------------------------
+    def insert_before(self, anchor: "Node") -> "Node":
+        """Insert this (detached) node right before `anchor`."""
+        anchor.owning_block._insert_at(anchor.owning_block.nodes.index(anchor), self)
+        return self
+
+    def insert_after(self, anchor: "Node") -> "Node":
+        """Insert this (detached) node right after `anchor` (a Param node: at block start)."""
+        block = anchor.owning_block
+        if anchor.kind == "prim::Param":
+            block._insert_at(0, self)
+        else:
+            block._insert_at(block.nodes.index(anchor) + 1, self)
+        return self
+
+    def move_before(self, anchor: "Node") -> None:
+        self._unlink()
+        self.insert_before(anchor)
+
+    def _unlink(self) -> None:
+        if self.owning_block is not None:
+            self.owning_block.nodes.remove(self)
+            self.owning_block = None
+
+    def destroy(self) -> None:
+        """Remove this node (and its blocks); its outputs must have no uses."""
+        for v in self.outputs:
+            if v.uses:
+                raise AssertionError(f"destroying {self.kind} whose output {v} is still used")
+        for b in self.blocks:
+            b.destroy()
+        self.remove_all_inputs()
+        for v in self.outputs:
+            if v._name is not None:
+                v.set_debug_name(None)
+        self._unlink()
+
+    def is_before(self, other: "Node") -> bool:
+        """Whether this node comes before `other` in program order."""
+        mine, theirs = self._path(), other._path()
+        return mine < theirs
+
+    def _path(self) -> list[int]:
+        path = []
+        node: Optional[Node] = self
+        while node is not None and node.owning_block is not None:
+            block = node.owning_block
+            path.append(block.nodes.index(node) if node.kind != "prim::Return" else len(block.nodes))
+            owner = block.owning_node
+            if owner is not None:
+                path.append(owner.blocks.index(block))
+            node = owner
+        path.reverse()
+        return path
+
+    # --- attributes ---------------------------------------------------------------
+    def s(self, name: str) -> Any:
+        return self.attrs[name]
+
+    def has_attr(self, name: str) -> bool:
+        return name in self.attrs
+
+    def __repr__(self) -> str:
+        return f"<Node {self.kind} {[o.debug_name() for o in self.outputs]}>"
+
+
+class Block:
+    """A list of nodes with inputs (outputs of its Param node) and outputs (Return inputs)."""
+
+    def __init__(self, graph: "Graph", owning_node: Optional[Node]) -> None:
+        self.graph = graph
+        self.owning_node = owning_node
+        self.nodes: list[Node] = []
+        self.param_node = Node(graph, "prim::Param")
+        self.param_node.owning_block = self
+        self.return_node = Node(graph, "prim::Return")
+        self.return_node.owning_block = self
+
+    @property
+    def inputs(self) -> list[Value]:
+        return self.param_node.outputs
+
+    @property
+    def outputs(self) -> tuple[Value, ...]:
+        return self.return_node.inputs
+
+    def add_input(self, type: Type, name: Optional[str] = None) -> Value:
+        return self.param_node.add_output(type, name)
+
+    def insert_input(self, i: int, type: Type, name: Optional[str] = None) -> Value:
+        v = Value(self.param_node, i, type, self.graph._new_unique())
+        self.param_node.outputs.insert(i, v)
+        for j, o in enumerate(self.param_node.outputs):
+            o.offset = j
+        if name:
+            v.set_debug_name(name)
+        return v
+
+    def erase_input(self, i: int) -> None:
+        self.param_node.erase_output(i)
+
+    def register_output(self, v: Value) -> int:
+        self.return_node.add_input(v)
+        return len(self.return_node.inputs) - 1
+
+    def _insert_at(self, index: int, node: Node) -> None:
+        if node.owning_block is not None:
+            raise AssertionError("node is already in a block")
+        node.owning_block = self
+        self.nodes.insert(index, node)
+
+    def append(self, node: Node) -> Node:
+        self._insert_at(len(self.nodes), node)
+        return node
+
+    def prepend(self, node: Node) -> Node:
+        self._insert_at(0, node)
+        return node
+
+    def destroy(self) -> None:
+        self.return_node.remove_all_inputs()
+        for n in reversed(list(self.nodes)):
+            for o in n.outputs:
+                for u in list(o.uses):
+                    u.user.remove_all_inputs()
+            n.destroy()
+
+    def walk(self) -> Iterator[Node]:
+        """Every node of this block and its nested blocks, in program order."""
+        for n in self.nodes:
+            yield n
+            for b in n.blocks:
+                yield from b.walk()
+
+
+class Graph:
+    """A function body: a top block, and the bookkeeping for unique names and numbers."""
+
+    def __init__(self) -> None:
+        self._next = 0
+        self._names: dict[str, Value] = {}
+        self._suffixes: dict[str, int] = {}
+        self.block = Block(self, None)
+        self._insert_block: Block = self.block
+        self._insert_index: Optional[int] = None   # None: append at the end of the block
+
+    def _new_unique(self) -> int:
+        u = self._next
+        self._next += 1
+        return u
+
+    @property
+    def inputs(self) -> list[Value]:
+        return self.block.inputs
+
+    @property
+    def outputs(self) -> tuple[Value, ...]:
+        return self.block.outputs
+
+    @property
+    def nodes(self) -> list[Node]:
+        return self.block.nodes
+
+    def add_input(self, type: Type, name: Optional[str] = None) -> Value:
+        return self.block.add_input(type, name)
+
+    def register_output(self, v: Value) -> int:
+        return self.block.register_output(v)
+
+    def create(self, kind: str, inputs: tuple[Value, ...] | list[Value] = (),
+               n_outputs: int = 0, source_range: Optional[SourceRange] = None) -> Node:
+        """A new detached node of `kind` with `inputs` and `n_outputs` untyped outputs."""
+        n = Node(self, kind, source_range)
+        for v in inputs:
+            n.add_input(v)
+        from .types import AnyType
+        for _ in range(n_outputs):
+            n.add_output(AnyType)
+        return n
+
+    # --- insertion point ----------------------------------------------------------
+    def set_insert_point(self, block: Block, index: Optional[int] = None) -> None:
+        self._insert_block, self._insert_index = block, index
+
+    @property
+    def insert_block(self) -> Block:
+        return self._insert_block
+
+    def insert(self, node: Node) -> Node:
+        """Insert `node` at the insertion point."""
+        if self._insert_index is None:
+            self._insert_block.append(node)
+        else:
+            self._insert_block._insert_at(self._insert_index, node)
+            self._insert_index += 1
+        return node
+
+    def walk(self) -> Iterator[Node]:
+        return self.block.walk()
+
+    def __str__(self) -> str:
+        from .printer import graph_str
+        return graph_str(self)
