@@ -1,0 +1,124 @@
+"""Builtin functions of the language (`len`, `range`, `int`, `annotate`, ...).
+
+Both resolvers (user Python source and archive `code/`) see these names. Forms whose
+first argument is a type (`annotate(List[int], [])`) receive the call's AST.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from . import ast
+from .schema_matching import NamedValue
+from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue,
+                      SpecialForm, SugaredValue)
+
+
+class TypeArgForm(SpecialForm):
+    """A builtin whose first argument is a type expression."""
+
+    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        if not e.args:
+            raise CompileError(f"{self.name}() needs a type argument", e.range)
+        if self.name == "isinstance":
+            v = c.emit_expr(e.args[0])
+            return SimpleValue(emit_isinstance(c, v, e.args[1], e.range))
+        t = c.type_from_expr(e.args[0])
+        if self.name == "uninitialized":
+            return SimpleValue(c.insert("prim::Uninitialized", [], [t], e.range).output())
+        if len(e.args) != 2:
+            raise CompileError(f"{self.name}() takes a type and a value", e.range)
+        v = c.emit_expr(e.args[1], t)
+        if self.name == "annotate":
+            if not T.is_subtype(v.type, t):
+                raise CompileError(f"annotate: expected a value of type {t.annotation_str()} but "
+                                   f"found {v.type.annotation_str()}", e.range)
+            if v.type != t and v.node.kind == "prim::Constant" and v.type == T.NoneType:
+                v.type = t
+            return SimpleValue(v)
+        return SimpleValue(c.insert("prim::unchecked_cast", [v], [t], e.range).output())
+
+
+def emit_isinstance(c: Any, v: Any, type_expr: ast.Expr, rng: SourceRange) -> Any:
+    exprs = type_expr.elts if isinstance(type_expr, ast.TupleLit) else (type_expr,)
+    types = [c.type_from_expr(x) for x in exprs]
+    if any(T.is_subtype(v.type, t) for t in types):
+        return c.emit_constant(True, rng)
+    if not any(T.is_subtype(t, v.type) or T.unify(t, v.type) is not None for t in types):
+        return c.emit_constant(False, rng)
+    n = c.insert("prim::isinstance", [v], [T.BoolType], rng,
+                 types=[t.annotation_str() for t in types])
+    n.attrs["_types"] = types
+    return n.output()
+
+
+def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
+                 kwargs: dict[str, NamedValue]) -> SugaredValue:
+    """Calls of the SpecialForm builtins that take ordinary values."""
+    if name == "range":
+        if kwargs or not 1 <= len(args) <= 3:
+            raise CompileError("range() takes 1 to 3 positional arguments", rng)
+        vals = [a.value for a in args]
+        for a in args:
+            if a.value.type != T.IntType:
+                raise CompileError(f"range() arguments must be int, not "
+                                   f"{a.value.type.annotation_str()}", a.range or rng)
+        if len(vals) == 1:
+            return RangeValue(c.emit_constant(0, rng), vals[0], c.emit_constant(1, rng), True)
+        step = vals[2] if len(vals) == 3 else c.emit_constant(1, rng)
+        return RangeValue(vals[0], vals[1], step, False)
+    if name == "print":
+        c.insert("prim::Print", [a.value for a in args], [], rng)
+        return SimpleValue(c.emit_constant(None, rng))
+    if name in ("int", "float", "bool", "str", "complex"):
+        if not args:
+            return SimpleValue(c.emit_constant({"int": 0, "float": 0.0, "bool": False, "str": "",
+                                                "complex": 0j}[name], rng))
+        v = args[0].value
+        target = {"int": T.IntType, "float": T.FloatType, "bool": T.BoolType, "str": T.StrType,
+                  "complex": T.ComplexType}[name]
+        if v.type == target and len(args) == 1:
+            return SimpleValue(v)
+        if name == "bool":
+            return SimpleValue(c.to_bool(v, rng))
+        op = {"int": "aten::Int", "float": "aten::Float", "str": "aten::str",
+              "complex": "aten::Complex"}[name]
+        return BuiltinFunction(op).call(c, rng, args, kwargs)
+    if name == "getattr":
+        if len(args) < 2 or c.constant_of(args[1].value) is ...:
+            raise CompileError("getattr() needs an object and a constant attribute name", rng)
+        obj = SimpleValue(args[0].value)
+        return obj.attr(c, rng, c.constant_of(args[1].value))
+    if name in ("min", "max", "abs"):
+        if len(args) == 1 and name != "abs":
+            return BuiltinFunction(f"prim::{name}").call(c, rng, args, kwargs)
+        return BuiltinFunction(f"prim::{name}").call(c, rng, args, kwargs)
+    raise CompileError(f"builtin '{name}' is not supported", rng)
+
+
+def builtin_names() -> dict[str, SugaredValue]:
+    """The names every scope sees unless shadowed."""
+    table: dict[str, SugaredValue] = {
+        "range": SpecialForm("range"), "print": SpecialForm("print"),
+        "int": SpecialForm("int", T.IntType), "float": SpecialForm("float", T.FloatType),
+        "bool": SpecialForm("bool", T.BoolType), "str": SpecialForm("str", T.StrType),
+        "complex": SpecialForm("complex", T.ComplexType),
+        "getattr": SpecialForm("getattr"), "min": SpecialForm("min"), "max": SpecialForm("max"),
+        "abs": SpecialForm("abs"),
+        "annotate": TypeArgForm("annotate"), "unchecked_cast": TypeArgForm("unchecked_cast"),
+        "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
+        "len": BuiltinFunction("aten::len"), "None": NoneValue(),
+        "ops": NamespaceValue("ops"),
+    }
+    return table
+
+
+def lookup_builtin(name: str) -> Optional[SugaredValue]:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = builtin_names()
+    return _TABLE.get(name)
+
+
+_TABLE: Optional[dict[str, SugaredValue]] = None

@@ -1,0 +1,564 @@
+"""Expression emission and the node-building helpers the compiler and SugaredValues share."""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ..ir import CompilationUnit, Function, Graph, Node, Value
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from ..ops import registry
+from . import ast
+from .schema_matching import NamedValue, match_schemas
+from .sugared import (BuiltinFunction, ClassValue, FunctionValue, MethodValue, NamespaceValue,
+                      RangeValue, SimpleValue, SugaredValue)
+
+COMPARE_OPS = {
+    "==": "aten::eq", "!=": "aten::ne", "<": "aten::lt", "<=": "aten::le", ">": "aten::gt",
+    ">=": "aten::ge", "is": "aten::__is__", "is_not": "aten::__isnot__",
+}
+TYPE_CONSTRUCTORS = ("List", "Dict", "Tuple", "Optional", "Union", "Final", "list", "dict",
+                     "tuple", "Future")
+
+
+class Emitter:
+    """Builds nodes at the graph's insertion point; subclassed by FunctionCompiler."""
+
+    env: Any
+    lookup: Callable[[str, SourceRange], SugaredValue]
+
+    def __init__(self, cu: CompilationUnit, resolver: Any, graph: Graph) -> None:
+        self.cu = cu
+        self.resolver = resolver
+        self.graph = graph
+
+    # --- nodes --------------------------------------------------------------------
+    def insert(self, kind: str, inputs: list[Value], out_types: list[T.Type],
+               rng: Optional[SourceRange], **attrs: Any) -> Node:
+        n = self.graph.create(kind, inputs, 0, rng)
+        for t in out_types:
+            n.add_output(t)
+        n.attrs.update(attrs)
+        return self.graph.insert(n)
+
+    def emit_constant(self, value: Any, rng: Optional[SourceRange], type: Optional[T.Type] = None) -> Value:
+        """A prim::Constant holding `value` (None, bool, int, float, str, lists, tensors...)."""
+        t = type or constant_type(value)
+        n = self.insert("prim::Constant", [], [t], rng)
+        if value is not None:
+            n.attrs["value"] = value
+        return n.output()
+
+    def emit_constant_for(self, value: Any, t: T.Type, rng: Optional[SourceRange]) -> Value:
+        """A constant for a schema default of formal type `t`."""
+        if value is None:
+            return self.emit_constant(None, rng)
+        if isinstance(value, list):
+            elem = t.elem if isinstance(t, T.OptionalType) else t
+            return self.emit_constant(value, rng, elem if isinstance(elem, T.ListType) else None)
+        return self.emit_constant(value, rng)
+
+    def constant_of(self, v: Value) -> Any:
+        """The constant `v` holds, or a sentinel `...` when it is not a constant."""
+        if v.node.kind == "prim::Constant":
+            return v.node.attrs.get("value")
+        return ...
+
+    def emit_builtin(self, name: str, args: list[NamedValue], kwargs: dict[str, NamedValue],
+                     rng: Optional[SourceRange], self_value: Optional[Value] = None) -> Value:
+        """Call the operator `name`, choosing the overload by the argument types."""
+        ops = registry.overloads(name)
+        if not ops:
+            what = name.split("::", 1)[-1]
+            if self_value is not None:
+                raise CompileError(f"'{self_value.type.annotation_str()}' object has no attribute "
+                                   f"or method '{what}'", rng)
+            raise CompileError(f"unknown builtin op {name}", rng)
+        m = match_schemas(self, [o.schema for o in ops], args, kwargs, rng, self_value)
+        n = self.insert(name, m.inputs, m.return_types, rng)
+        n.schema = m.schema
+        return self.pack_outputs(n, rng)
+
+    def pack_outputs(self, n: Node, rng: Optional[SourceRange]) -> Value:
+        if len(n.outputs) == 1:
+            return n.output()
+        if not n.outputs:
+            return self.emit_constant(None, rng)
+        return self.emit_tuple(list(n.outputs), rng)
+
+    def emit_list(self, items: list[Value], elem: T.Type, rng: Optional[SourceRange]) -> Value:
+        return self.insert("prim::ListConstruct", items, [T.ListType(elem)], rng).output()
+
+    def emit_tuple(self, items: list[Value], rng: Optional[SourceRange],
+                   type: Optional[T.TupleType] = None) -> Value:
+        t = type or T.TupleType(tuple(v.type for v in items))
+        return self.insert("prim::TupleConstruct", items, [t], rng).output()
+
+    def emit_tuple_unpack(self, v: Value, rng: Optional[SourceRange], n: Optional[int] = None) -> list[Value]:
+        t = v.type
+        if not isinstance(t, T.TupleType):
+            raise CompileError(f"cannot unpack a value of type {t.annotation_str()}", rng)
+        if n is not None and len(t.elems) != n:
+            raise CompileError(f"cannot unpack a tuple of {len(t.elems)} elements into {n} "
+                               "targets", rng)
+        if v.node.kind == "prim::TupleConstruct":
+            return list(v.node.inputs)
+        return list(self.insert("prim::TupleUnpack", [v], list(t.elems), rng).outputs)
+
+    def emit_tuple_index(self, v: Value, i: int, rng: Optional[SourceRange]) -> Value:
+        t = v.type
+        assert isinstance(t, T.TupleType)
+        if not -len(t.elems) <= i < len(t.elems):
+            raise CompileError(f"tuple index {i} out of range for a tuple of {len(t.elems)}", rng)
+        idx = self.emit_constant(i, rng)
+        return self.insert("prim::TupleIndex", [v, idx], [t.elems[i]], rng).output()
+
+    # --- expressions --------------------------------------------------------------
+    def emit_expr(self, e: ast.Expr, hint: Optional[T.Type] = None) -> Value:
+        """Compile `e` to a first-class value."""
+        if isinstance(e, ast.ListLit):
+            return self.emit_list_literal(e, hint)
+        if isinstance(e, ast.DictLit):
+            return self.emit_dict_literal(e, hint)
+        return self.emit_sugared(e).as_value(self, e.range)
+
+    def emit_sugared(self, e: ast.Expr) -> SugaredValue:
+        """Compile `e` to whatever it denotes (a value, a module, a function...)."""
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:
+            raise CompileError(f"{type(e).__name__} expressions are not supported", e.range)
+        return method(e)
+
+    def expr_Name(self, e: ast.Name) -> SugaredValue:
+        return self.lookup(e.id, e.range)
+
+    def expr_Constant(self, e: ast.Constant) -> SugaredValue:
+        if e.value is ...:
+            raise CompileError("'...' is only valid in subscripts", e.range)
+        return SimpleValue(self.emit_constant(e.value, e.range))
+
+    def expr_Attribute(self, e: ast.Attribute) -> SugaredValue:
+        return self.emit_sugared(e.value).attr(self, e.range, e.attr)
+
+    def expr_Call(self, e: ast.Call) -> SugaredValue:
+        callee = self.emit_sugared(e.func)
+        call_expr = getattr(callee, "call_expr", None)
+        if call_expr is not None:
+            return call_expr(self, e)
+        args = []
+        for a in e.args:
+            if isinstance(a, ast.Starred):
+                raise CompileError("starred arguments are not supported", a.range)
+            args.append(NamedValue(self.emit_expr(a), None, a.range))
+        kwargs = {k.name: NamedValue(self.emit_expr(k.value), k.name, k.range) for k in e.keywords}
+        return callee.call(self, e.range, args, kwargs)
+
+    def expr_BinOp(self, e: ast.BinOp) -> SugaredValue:
+        from .compiler import BINARY_OPS
+        lhs = self.emit_expr(e.left)
+        rhs = self.emit_expr(e.right)
+        return SimpleValue(self.emit_binary(BINARY_OPS[e.op], lhs, rhs, e.range))
+
+    def emit_binary(self, name: str, lhs: Value, rhs: Value, rng: SourceRange) -> Value:
+        return self.emit_builtin(name, [NamedValue(lhs), NamedValue(rhs)], {}, rng)
+
+    def expr_UnaryOp(self, e: ast.UnaryOp) -> SugaredValue:
+        if e.op == "not":
+            v = self.emit_condition(e.operand)
+            return SimpleValue(self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range))
+        if e.op == "-" and isinstance(e.operand, ast.Constant) and \
+                isinstance(e.operand.value, (int, float)) and not isinstance(e.operand.value, bool):
+            return SimpleValue(self.emit_constant(-e.operand.value, e.range))
+        v = self.emit_expr(e.operand)
+        if e.op == "+":
+            return SimpleValue(v)
+        name = {"-": "aten::neg", "~": "aten::bitwise_not"}[e.op]
+        return SimpleValue(self.emit_builtin(name, [NamedValue(v)], {}, e.range))
+
+    def expr_Compare(self, e: ast.Compare) -> SugaredValue:
+        lhs = self.emit_expr(e.left)
+        result: Optional[Value] = None
+        for op, right in zip(e.ops, e.comparators):
+            rhs = self.emit_expr(right)
+            if op in ("in", "not_in"):
+                v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
+                if op == "not_in":
+                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
+            else:
+                v = self.emit_builtin(COMPARE_OPS[op], [NamedValue(lhs), NamedValue(rhs)], {}, e.range)
+            result = v if result is None else self.emit_builtin(
+                "aten::__and__", [NamedValue(result), NamedValue(v)], {}, e.range)
+            lhs = rhs
+        assert result is not None
+        return SimpleValue(result)
+
+    def expr_BoolOp(self, e: ast.BoolOp) -> SugaredValue:
+        # Short-circuit: `a and b` is `b if a else False`, `a or b` is `True if a else b`.
+        lhs = self.emit_condition(e.left)
+        out = self.emit_short_circuit(lhs, e.op == "and", lambda: self.emit_condition(e.right), e.range)
+        return SimpleValue(out)
+
+    def emit_short_circuit(self, cond: Value, is_and: bool, rhs: Callable[[], Value],
+                           rng: SourceRange) -> Value:
+        node = self.insert("prim::If", [cond], [T.BoolType], rng)
+        outer = self.graph.insert_block
+        for i in range(2):
+            block = node.add_block()
+            self.graph.set_insert_point(block)
+            if (i == 0) == is_and:
+                block.register_output(rhs())
+            else:
+                block.register_output(self.emit_constant(not is_and, rng))
+        self.graph.set_insert_point(outer)
+        return node.output()
+
+    def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
+        cond = self.emit_condition(e.test)
+        node = self.insert("prim::If", [cond], [], e.range)
+        outer = self.graph.insert_block
+        values = []
+        for branch in (e.body, e.orelse):
+            block = node.add_block()
+            self.graph.set_insert_point(block)
+            v = self.emit_expr(branch)
+            block.register_output(v)
+            values.append(v)
+        self.graph.set_insert_point(outer)
+        t = T.unify(values[0].type, values[1].type)
+        if t is None:
+            raise CompileError(f"the branches of this conditional expression have types "
+                               f"{values[0].type.annotation_str()} and "
+                               f"{values[1].type.annotation_str()}, which do not unify", e.range)
+        return SimpleValue(node.add_output(t))
+
+    def emit_condition(self, e: ast.Expr) -> Value:
+        """`e` as a bool: ints, floats, tensors, lists and Optionals are converted as PyTorch does."""
+        v = self.emit_expr(e)
+        return self.to_bool(v, e.range)
+
+    def to_bool(self, v: Value, rng: SourceRange) -> Value:
+        if v.type == T.BoolType:
+            return v
+        if v.type in (T.IntType, T.FloatType, T.TensorType, T.NumberType):
+            return self.emit_builtin("aten::Bool", [NamedValue(v)], {}, rng)
+        if isinstance(v.type, (T.ListType, T.DictType)) or v.type == T.StrType:
+            n = self.emit_builtin("aten::len", [NamedValue(v)], {}, rng)
+            zero = self.emit_constant(0, rng)
+            return self.emit_builtin("aten::ne", [NamedValue(n), NamedValue(zero)], {}, rng)
+        raise CompileError(f"a value of type {v.type.annotation_str()} cannot be used as a "
+                           "condition", rng)
+
+    def expr_TupleLit(self, e: ast.TupleLit) -> SugaredValue:
+        return SimpleValue(self.emit_tuple([self.emit_expr(x) for x in e.elts], e.range))
+
+    def expr_ListLit(self, e: ast.ListLit) -> SugaredValue:
+        return SimpleValue(self.emit_list_literal(e, None))
+
+    def emit_list_literal(self, e: ast.ListLit, hint: Optional[T.Type]) -> Value:
+        items = [self.emit_expr(x) for x in e.elts]
+        if isinstance(hint, T.OptionalType):
+            hint = hint.elem
+        if isinstance(hint, T.ListType):
+            elem = hint.elem
+            for v, x in zip(items, e.elts):
+                if not T.is_subtype(v.type, elem):
+                    raise CompileError(f"list element of type {v.type.annotation_str()} does not "
+                                       f"match the list type {hint.annotation_str()}", x.range)
+        elif not items:
+            elem = T.TensorType
+        else:
+            elem = items[0].type
+            for v, x in zip(items[1:], e.elts[1:]):
+                u = T.unify(elem, v.type)
+                if u is None:
+                    raise CompileError(f"list elements have types {elem.annotation_str()} and "
+                                       f"{v.type.annotation_str()}, which do not unify", x.range)
+                elem = u
+        return self.emit_list(items, elem, e.range)
+
+    def expr_DictLit(self, e: ast.DictLit) -> SugaredValue:
+        return SimpleValue(self.emit_dict_literal(e, None))
+
+    def emit_dict_literal(self, e: ast.DictLit, hint: Optional[T.Type]) -> Value:
+        keys = [self.emit_expr(k) for k in e.keys]
+        values = [self.emit_expr(v) for v in e.values]
+        if isinstance(hint, T.OptionalType):
+            hint = hint.elem
+        if isinstance(hint, T.DictType):
+            kt, vt = hint.key, hint.value
+        elif not keys:
+            kt, vt = T.StrType, T.TensorType
+        else:
+            kt, vt = keys[0].type, values[0].type
+            for v in values[1:]:
+                u = T.unify(vt, v.type)
+                if u is None:
+                    raise CompileError("dict values have types that do not unify", e.range)
+                vt = u
+        for k, x in zip(keys, e.keys):
+            if not T.is_subtype(k.type, kt):
+                raise CompileError(f"dict key of type {k.type.annotation_str()} does not match "
+                                   f"{kt.annotation_str()}", x.range)
+        for v, x in zip(values, e.values):
+            if not T.is_subtype(v.type, vt):
+                raise CompileError(f"dict value of type {v.type.annotation_str()} does not match "
+                                   f"{vt.annotation_str()}", x.range)
+        inputs = [x for kv in zip(keys, values) for x in kv]
+        return self.insert("prim::DictConstruct", inputs, [T.DictType(kt, vt)], e.range).output()
+
+    def expr_Subscript(self, e: ast.Subscript) -> SugaredValue:
+        base = self.emit_sugared(e.value)
+        if isinstance(e.index, ast.Slice):
+            v = base.as_value(self, e.value.range)
+            return SimpleValue(self.emit_slice(v, e.index, e.range))
+        if isinstance(base, SimpleValue):
+            return base.getitem(self, e.range, self.emit_expr(e.index))
+        return base.getitem(self, e.range, e.index)
+
+    def emit_slice(self, v: Value, s: ast.Slice, rng: SourceRange) -> Value:
+        def part(x: Optional[ast.Expr]) -> Value:
+            return self.emit_constant(None, rng) if x is None else self.emit_expr(x)
+        args = [NamedValue(v), NamedValue(part(s.lower)), NamedValue(part(s.upper))]
+        step = self.emit_constant(1, rng) if s.step is None else self.emit_expr(s.step)
+        if v.type == T.TensorType:
+            zero = self.emit_constant(0, rng)
+            return self.emit_builtin("aten::slice", [args[0], NamedValue(zero)] + args[1:] +
+                                     [NamedValue(step)], {}, rng)
+        return self.emit_builtin("aten::slice", args + [NamedValue(step)], {}, rng)
+
+    def emit_subscript(self, container: Value, index: Value, rng: SourceRange) -> Value:
+        t = container.type
+        if isinstance(t, T.TupleType):
+            i = self.constant_of(index)
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise CompileError("tuple indices must be integer constants", rng)
+            return self.emit_tuple_index(container, i, rng)
+        if t == T.TensorType and index.type == T.IntType:
+            zero = self.emit_constant(0, rng)
+            return self.emit_builtin("aten::select", [NamedValue(container), NamedValue(zero),
+                                                      NamedValue(index)], {}, rng)
+        return self.emit_builtin("aten::__getitem__", [NamedValue(container), NamedValue(index)], {}, rng)
+
+    def emit_setitem(self, container: Value, index: Value, value: Value, rng: SourceRange) -> None:
+        if container.type == T.TensorType:
+            self.emit_builtin("aten::_set_item_tensor", [NamedValue(container), NamedValue(index),
+                                                         NamedValue(value)], {}, rng)
+            return
+        self.emit_builtin("aten::_set_item", [NamedValue(container), NamedValue(index),
+                                              NamedValue(value)], {}, rng)
+
+    # --- types --------------------------------------------------------------------
+    def type_from_expr(self, e: ast.Expr) -> T.Type:
+        """The type an annotation expression denotes."""
+        from .annotations import type_from_expr
+        return type_from_expr(self, e)
+
+    # --- objects, methods, functions ----------------------------------------------
+    def class_attr(self, obj: Value, t: T.ClassType, name: str, rng: SourceRange) -> SugaredValue:
+        attr = t.find_attribute(name)
+        if attr is not None:
+            n = self.insert("prim::GetAttr", [obj], [attr.type], rng, name=name)
+            if _identifier(name):
+                n.output().set_debug_name(name)
+            return SimpleValue(n.output())
+        if name in t.constants:
+            value = t.constants[name]
+            return SimpleValue(self.emit_constant(value, rng, constant_type(value)))
+        if name in t.methods:
+            return MethodValue(obj, name)
+        if name in t.properties:
+            return SimpleValue(self.emit_method_call(obj, name, [], {}, rng, t.properties[name]))
+        return self.resolver.missing_attribute(self, obj, t, name, rng)
+
+    def emit_set_attr(self, obj: Value, t: T.ClassType, name: str, value: Value, rng: SourceRange) -> None:
+        attr = t.find_attribute(name)
+        if attr is None:
+            if t.is_module or t.unresolved:
+                raise CompileError(f"module has no attribute '{name}'", rng)
+            attr = t.add_attribute(name, value.type)  # a class's __init__ declares attributes
+        if not T.is_subtype(value.type, attr.type):
+            raise CompileError(f"Wrong type for attribute assignment. Expected "
+                               f"{attr.type.annotation_str()} but got {value.type.annotation_str()}", rng)
+        self.insert("prim::SetAttr", [obj, value], [], rng, name=name)
+
+    def emit_method_call(self, obj: Value, name: str, args: list[NamedValue],
+                         kwargs: dict[str, NamedValue], rng: SourceRange,
+                         fn: Optional[Function] = None) -> Value:
+        t = obj.type
+        if isinstance(t, T.InterfaceType):
+            schema = t.methods.get(name)
+            if schema is None:
+                raise CompileError(f"interface {t} has no method '{name}'", rng)
+        else:
+            assert isinstance(t, T.ClassType)
+            fn = fn or t.methods.get(name)
+            if fn is None:
+                raise CompileError(f"'{t.annotation_str()}' has no method '{name}'", rng)
+            schema = self.resolver.method_schema(self, fn, rng)
+        m = match_schemas(self, [schema], args, kwargs, rng, obj, what=name)
+        n = self.insert("prim::CallMethod", m.inputs, m.return_types, rng, name=name)
+        n.schema = schema
+        n.callee = fn
+        return self.pack_outputs(n, rng)
+
+    def emit_function_constant(self, fn: Function, rng: Optional[SourceRange]) -> Value:
+        n = self.insert("prim::Constant", [], [T.FunctionType(fn.qualified_name)], rng, name=fn.qualified_name)
+        n.callee = fn
+        return n.output()
+
+    def emit_function_call(self, fn: Function, args: list[NamedValue], kwargs: dict[str, NamedValue],
+                           rng: SourceRange, ref: Optional[Value] = None) -> Value:
+        schema = self.resolver.method_schema(self, fn, rng)
+        ref = ref or self.emit_function_constant(fn, rng)
+        m = match_schemas(self, [schema], args, kwargs, rng, what=fn.name)
+        n = self.insert("prim::CallFunction", [ref] + m.inputs, m.return_types, rng)
+        n.schema = schema
+        n.callee = fn
+        return self.pack_outputs(n, rng)
+
+    def cu_function(self, name: str, rng: SourceRange) -> Function:
+        fn = self.resolver.function(name, self, rng)
+        if fn is None:
+            raise CompileError(f"unknown function {name}", rng)
+        return fn
+
+    def emit_construct(self, t: T.Type, args: list[NamedValue], kwargs: dict[str, NamedValue],
+                       rng: SourceRange) -> Value:
+        if isinstance(t, T.TupleType) and t.qualified_name:
+            names = list(t.names or ())
+            values: list[Optional[Value]] = [a.value for a in args] + [None] * (len(names) - len(args))
+            for k, v in kwargs.items():
+                if k not in names:
+                    raise CompileError(f"{t.qualified_name} has no field '{k}'", rng)
+                values[names.index(k)] = v.value
+            for i, v in enumerate(values):
+                if v is None:
+                    if i < len(t.defaults) and t.defaults[i] is not ...:
+                        values[i] = self.emit_constant(t.defaults[i], rng)
+                    else:
+                        raise CompileError(f"missing field '{names[i]}' of {t.qualified_name}", rng)
+            return self.emit_tuple([v for v in values if v is not None], rng, t)
+        if not isinstance(t, T.ClassType) or t.is_module:
+            raise CompileError(f"cannot construct {t.annotation_str()} in TorchScript", rng)
+        obj = self.insert("prim::CreateObject", [], [t], rng).output()
+        init = t.methods.get("__init__")
+        if init is not None:
+            self.emit_method_call(obj, "__init__", args, kwargs, rng, init)
+        elif args or kwargs:
+            raise CompileError(f"{t.name}() takes no arguments", rng)
+        return obj
+
+    def class_static_attr(self, t: T.Type, name: str, rng: SourceRange) -> SugaredValue:
+        if isinstance(t, T.ClassType) and name == "__new__":
+            return _NewValue(t)
+        if isinstance(t, T.EnumType) and name in t.members:
+            return SimpleValue(self.emit_constant(_EnumRef(t, name), rng, t))
+        raise CompileError(f"'{t}' has no attribute '{name}' usable here", rng)
+
+    def namespace_attr(self, ns: NamespaceValue, name: str, rng: SourceRange) -> SugaredValue:
+        if ns.namespace == "ops":
+            return NamespaceValue(name, f"ops.{name}")
+        full = f"{ns.namespace}::{name}"
+        if registry.overloads(full) or full in SPECIAL_OPS:
+            return BuiltinFunction(full)
+        return self.resolver.namespace_missing(self, ns, name, rng)
+
+    def call_special(self, name: str, rng: SourceRange, args: list[NamedValue],
+                     kwargs: dict[str, NamedValue]) -> SugaredValue:
+        from .builtins import call_special
+        return call_special(self, name, rng, args, kwargs)
+
+    def value_iterator(self, v: Value, rng: SourceRange) -> Any:
+        """(length, element-at-trip function) for iterating over a list, str, dict or tensor."""
+        t = v.type
+        if isinstance(t, (T.ListType, T.DictType)) or t in (T.StrType, T.TensorType):
+            seq = v
+            if isinstance(t, T.DictType):
+                seq = self.emit_builtin("aten::keys", [NamedValue(v)], {}, rng)
+            n = self.emit_builtin("aten::len", [NamedValue(seq)], {}, rng)
+
+            def get(trip: Value) -> Value:
+                return self.emit_subscript(seq, trip, rng)
+            return n, get
+        raise CompileError(f"a value of type {t.annotation_str()} cannot be iterated over", rng)
+
+    def emit_raise(self, exc: Optional[ast.Expr], rng: SourceRange) -> None:
+        if exc is None:
+            self.emit_raise_message(None, "builtins.RuntimeError", rng)
+            return
+        cls = "builtins.Exception"
+        msg: Optional[ast.Expr] = None
+        if isinstance(exc, ast.Call):
+            cls = "builtins." + _callee_name(exc.func)
+            msg = exc.args[0] if exc.args else None
+        elif isinstance(exc, (ast.Name, ast.Attribute)):
+            cls = "builtins." + _callee_name(exc)
+        self.emit_raise_message(msg, cls, rng)
+
+    def emit_raise_message(self, msg: Optional[ast.Expr], cls: str, rng: SourceRange) -> None:
+        text = self.emit_constant("", rng) if msg is None else self.emit_expr(msg)
+        if text.type != T.StrType:
+            text = self.emit_builtin("aten::str", [NamedValue(text)], {}, rng)
+        kind = self.emit_constant(cls, rng)
+        self.insert("prim::RaiseException", [text, kind], [], rng)
+
+
+class _NewValue(SugaredValue):
+    """`Cls.__new__(Cls)` in archive code: an uninitialised object."""
+
+    kind = "__new__"
+
+    def __init__(self, t: T.ClassType) -> None:
+        self.t = t
+
+    def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
+        return SimpleValue(c.insert("prim::CreateObject", [], [self.t], rng).output())
+
+
+class _EnumRef:
+    def __init__(self, t: T.EnumType, name: str) -> None:
+        self.type, self.name = t, name
+
+
+SPECIAL_OPS = {"prim::RaiseException"}
+
+
+def _identifier(name: str) -> bool:
+    return name.isidentifier()
+
+
+def _callee_name(e: ast.Expr) -> str:
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        return e.attr
+    return "Exception"
+
+
+def constant_type(value: Any) -> T.Type:
+    """The type of a constant's value."""
+    if value is None:
+        return T.NoneType
+    if isinstance(value, bool):
+        return T.BoolType
+    if isinstance(value, int):
+        return T.IntType
+    if isinstance(value, float):
+        return T.FloatType
+    if isinstance(value, complex):
+        return T.ComplexType
+    if isinstance(value, str):
+        return T.StrType
+    if isinstance(value, (list, tuple)):
+        elems = tuple(constant_type(v) for v in value)
+        if isinstance(value, tuple):
+            return T.TupleType(elems)
+        return T.ListType(elems[0] if elems else T.IntType)
+    if isinstance(value, _EnumRef):
+        return value.type
+    from ..tensor import Tensor
+    if isinstance(value, Tensor):
+        return T.TensorType
+    return T.AnyType
+
+
+__all__ = ["Emitter", "ClassValue", "FunctionValue", "RangeValue", "constant_type"]

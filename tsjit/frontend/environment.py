@@ -1,0 +1,108 @@
+"""Environments: the name -> SugaredValue table of one block, chained to the enclosing one."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..ir import Block
+from ..ir import types as T
+from . import ast
+from .sugared import SimpleValue, SugaredValue
+
+
+class Undefined(SugaredValue):
+    """A name that is not usable here, with the reason to report if it is used."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        self.kind = reason
+
+
+class Environment:
+    """Variables of one block; lookups fall back to the parent environment."""
+
+    def __init__(self, parent: Optional["Environment"], block: Block) -> None:
+        self.parent = parent
+        self.block = block
+        self.vars: dict[str, SugaredValue] = {}
+        self.declared: dict[str, T.Type] = {}
+
+    def lookup(self, name: str) -> Optional[SugaredValue]:
+        env: Optional[Environment] = self
+        while env is not None:
+            v = env.vars.get(name)
+            if v is not None:
+                return v
+            env = env.parent
+        return None
+
+    def declared_type(self, name: str) -> Optional[T.Type]:
+        env: Optional[Environment] = self
+        while env is not None:
+            t = env.declared.get(name)
+            if t is not None:
+                return t
+            env = env.parent
+        return None
+
+    def assign(self, name: str, sv: SugaredValue, name_value: bool = False,
+               declared: Optional[T.Type] = None) -> None:
+        """Bind `name`; with `name_value`, give a simple value defined in this block the name."""
+        if declared is not None:
+            self.declared[name] = declared
+        if name_value and isinstance(sv, SimpleValue) and meaningful_name(name):
+            v = sv.value
+            # Only name values defined in this block: naming an outer value after an inner
+            # variable would make printed code differ between save and reload.
+            if not v.has_debug_name() and v.node.owning_block is self.block or \
+                    v.node.kind == "prim::Param" and v.node.owning_block is self.block and \
+                    not v.has_debug_name():
+                v.set_debug_name(name)
+        self.vars[name] = sv
+
+    def assigned(self) -> list[str]:
+        """Names bound in this block, in order of first assignment."""
+        return list(self.vars)
+
+
+def meaningful_name(name: str) -> bool:
+    """Printed temporaries (`_0`, `_12`) and internal names do not name values."""
+    if not name or name.startswith("$"):
+        return False
+    return not (name[0] == "_" and name[1:].isdigit())
+
+
+def assigned_names(stmts: Any, target: Optional[ast.Expr] = None) -> list[str]:
+    """Variables a statement list may assign, in source order (for loop-carried values)."""
+    out: dict[str, None] = {}
+
+    def add_target(t: ast.Expr) -> None:
+        if isinstance(t, ast.Name):
+            out[t.id] = None
+        elif isinstance(t, (ast.TupleLit, ast.ListLit)):
+            for e in t.elts:
+                add_target(e)
+        elif isinstance(t, ast.Starred):
+            add_target(t.value)
+
+    def visit(s: ast.Stmt) -> None:
+        if isinstance(s, ast.Assign):
+            for t in s.targets:
+                add_target(t)
+        elif isinstance(s, (ast.AnnAssign, ast.AugAssign)):
+            add_target(s.target)
+        elif isinstance(s, ast.For):
+            add_target(s.target)
+        elif isinstance(s, ast.With):
+            for item in s.items:
+                if item.var is not None:
+                    add_target(item.var)
+        for attr in ("body", "orelse"):
+            for inner in getattr(s, attr, ()) or ():
+                if not isinstance(inner, (ast.Def, ast.ClassDef)):
+                    visit(inner)
+
+    if target is not None:
+        add_target(target)
+    for s in stmts:
+        visit(s)
+    return list(out)

@@ -1,0 +1,124 @@
+"""Resolvers: how names the compiler cannot find locally are looked up.
+
+`Resolver` is the base (builtins only). `PythonResolver` resolves through a Python
+function's globals and closure, so model source written against `import tsjit as torch`
+compiles as is; the archive importer has its own resolver for `code/` files.
+"""
+from __future__ import annotations
+
+import builtins as py_builtins
+import math
+import types as pytypes
+from typing import Any, Optional
+
+from ..ir import Function
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange, TsjitError
+from ..ir.schema import FunctionSchema
+from ..ops import registry
+from . import ast
+from .builtins import lookup_builtin
+from .sugared import (BuiltinFunction, ClassValue, FunctionValue, NamespaceValue, SimpleValue,
+                      SugaredValue)
+
+
+class Resolver:
+    """Builtins only; subclasses add their own namespaces."""
+
+    def resolve_name(self, name: str, c: Any, rng: SourceRange) -> Optional[SugaredValue]:
+        return lookup_builtin(name)
+
+    def resolve_annotation(self, e: ast.Expr, c: Any) -> Optional[SugaredValue]:
+        try:
+            return c.emit_sugared(e)
+        except CompileError:
+            return None
+
+    def resolve_type(self, name: str, c: Any, rng: SourceRange) -> Optional[T.Type]:
+        return None
+
+    def resolve_qualified(self, name: str, c: Any, rng: SourceRange) -> SugaredValue:
+        raise CompileError(f"unknown name {name}", rng)
+
+    def function(self, name: str, c: Any, rng: SourceRange) -> Optional[Function]:
+        return c.cu.find_function(name)
+
+    def method_schema(self, c: Any, fn: Function, rng: SourceRange) -> FunctionSchema:
+        """The callee's schema, compiling it first if needed (with a located error chain)."""
+        try:
+            return fn.schema
+        except TsjitError as err:
+            caller = getattr(c, "fn", None)
+            if caller is not None:
+                err.add_context(f"'{fn.qualified_name}' is being compiled since it was called "
+                                f"from '{caller.qualified_name}'")
+                err.add_context(rng.highlight())
+            raise
+
+    def missing_attribute(self, c: Any, obj: Any, t: T.ClassType, name: str,
+                          rng: SourceRange) -> SugaredValue:
+        kind = "Module" if t.is_module else "Object"
+        raise CompileError(f"{kind} '{t.name}' has no attribute '{name}'", rng)
+
+    def namespace_missing(self, c: Any, ns: NamespaceValue, name: str,
+                          rng: SourceRange) -> SugaredValue:
+        raise CompileError(f"unknown builtin op {ns.namespace}::{name}", rng)
+
+
+# Python callables with a meaning of their own in TorchScript, by identity.
+_MATH_SPECIALS = {"inf": math.inf, "nan": math.nan, "pi": math.pi, "e": math.e, "tau": math.tau}
+
+
+class PythonResolver(Resolver):
+    """Resolves names through a Python function's globals and closure variables."""
+
+    def __init__(self, script: Any, globals_: dict, closure: dict) -> None:
+        self.script = script          # frontend.script.ScriptCompiler
+        self.globals = globals_
+        self.closure = closure
+
+    def resolve_name(self, name: str, c: Any, rng: SourceRange) -> Optional[SugaredValue]:
+        if name in self.closure:
+            return self.to_sugared(self.closure[name], name, c, rng)
+        if name in self.globals:
+            return self.to_sugared(self.globals[name], name, c, rng)
+        if hasattr(py_builtins, name) or name == "None":
+            return lookup_builtin(name) or self.unsupported(name, rng)
+        return None
+
+    def unsupported(self, name: str, rng: SourceRange) -> SugaredValue:
+        raise CompileError(f"Python builtin '{name}' is currently not supported in TorchScript", rng)
+
+    def to_sugared(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
+        """The SugaredValue for a Python object found by name."""
+        return self.script.python_value(obj, name, c, rng)
+
+
+class PythonModuleValue(SugaredValue):
+    """A Python module (`tsjit`, `tsjit.nn.functional`, `math`, a user module)."""
+
+    def __init__(self, module: pytypes.ModuleType, resolver: PythonResolver) -> None:
+        self.module = module
+        self.resolver = resolver
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"module '{self.module.__name__}'"
+
+    def attr(self, c: Any, rng: SourceRange, name: str) -> SugaredValue:
+        if self.module is math:
+            if name in _MATH_SPECIALS:
+                return SimpleValue(c.emit_constant(_MATH_SPECIALS[name], rng))
+            for ns in ("aten", "prim"):
+                if registry.overloads(f"{ns}::{name}"):
+                    return BuiltinFunction(f"{ns}::{name}")
+        if not hasattr(self.module, name):
+            raise CompileError(f"module '{self.module.__name__}' has no attribute '{name}'", rng)
+        return self.resolver.to_sugared(getattr(self.module, name), name, c, rng)
+
+
+class PythonFunctionValue(FunctionValue):
+    pass
+
+
+__all__ = ["Resolver", "PythonResolver", "PythonModuleValue", "ClassValue", "SimpleValue"]

@@ -1,0 +1,151 @@
+"""Overload resolution: match call arguments against FunctionSchemas and emit the call.
+
+Matching is two-pass, as in PyTorch: first every overload is tried without implicit
+conversions, then with them (a single int where `int[2]` is wanted, a tuple literal
+where a list is wanted, an int where a float is wanted for a non-overloaded callee).
+The first overload that matches in registration order wins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from ..ir import Graph, Node, Value
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.schema import Argument, FunctionSchema
+
+
+@dataclass
+class NamedValue:
+    """A call argument: a Value, with its keyword name and the range of its expression."""
+
+    value: Value
+    name: Optional[str] = None
+    range: Optional[SourceRange] = None
+
+
+@dataclass
+class Matched:
+    schema: FunctionSchema
+    inputs: list[Value]
+    return_types: list[T.Type]
+    env: dict[str, T.Type] = field(default_factory=dict)
+
+
+class _NoMatch(Exception):
+    pass
+
+
+def _constant_value(v: Value) -> Any:
+    n = v.node
+    return n.attrs.get("value") if n.kind == "prim::Constant" else _NoMatch
+
+
+def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool,
+             rng: Optional[SourceRange]) -> Value:
+    """`v` as a value acceptable for `arg`, inserting conversion nodes if allowed."""
+    formal = arg.type
+    if T.match_type(formal, v.type, env):
+        return v
+    if not allow_conversions:
+        raise _NoMatch
+    concrete = T.substitute(formal, env)
+    elem = concrete.elem if isinstance(concrete, T.OptionalType) else concrete
+    # A single int/float where `int[N]` / `float[N]` is expected: broadcast it.
+    if arg.N and isinstance(elem, T.ListType) and T.is_subtype(v.type, elem.elem):
+        return c.emit_list([v] * arg.N, elem.elem, rng)
+    # A tuple of homogeneous elements where a list is expected.
+    if isinstance(elem, T.ListType) and isinstance(v.type, T.TupleType) and \
+            all(T.is_subtype(e, elem.elem) for e in v.type.elems) and \
+            not T.contains_typevar(elem.elem):
+        items = c.emit_tuple_unpack(v, rng)
+        return c.emit_list(items, elem.elem, rng)
+    # int -> float and Tensor -> number where a scalar is expected.
+    if elem == T.FloatType and v.type == T.IntType:
+        return c.emit_builtin("aten::Float", [NamedValue(v)], {}, rng)
+    if elem in (T.IntType, T.FloatType, T.NumberType) and v.type == T.TensorType:
+        name = {T.IntType: "aten::IntImplicit", T.FloatType: "aten::FloatImplicit",
+                T.NumberType: "aten::ScalarImplicit"}[elem]
+        return c.emit_builtin(name, [NamedValue(v)], {}, rng)
+    if elem == T.TensorType and v.type in (T.IntType, T.FloatType, T.BoolType, T.NumberType):
+        return c.emit_builtin("prim::NumToTensor", [NamedValue(v)], {}, rng)
+    raise _NoMatch
+
+
+def _try_match(c: Any, schema: FunctionSchema, args: Sequence[NamedValue],
+               kwargs: dict[str, NamedValue], self_value: Optional[Value],
+               allow_conversions: bool, rng: Optional[SourceRange]) -> Matched:
+    env: dict[str, T.Type] = {}
+    positional = list(args)
+    if self_value is not None:
+        positional.insert(0, NamedValue(self_value))
+    formals = schema.arguments
+    inputs: list[Value] = []
+    used_kw: set[str] = set()
+    pi = 0
+    for arg in formals:
+        if pi < len(positional) and not arg.kwarg_only:
+            nv = positional[pi]
+            pi += 1
+        elif arg.name in kwargs:
+            nv = kwargs[arg.name]
+            used_kw.add(arg.name)
+        elif arg.has_default:
+            inputs.append(c.emit_constant_for(arg.default, T.substitute(arg.type, env), rng))
+            continue
+        else:
+            raise _NoMatch
+        inputs.append(_convert(c, nv.value, arg, env, allow_conversions, nv.range or rng))
+    if pi < len(positional):
+        if not schema.is_vararg:
+            raise _NoMatch
+        inputs.extend(nv.value for nv in positional[pi:])
+    if set(kwargs) - used_kw:
+        raise _NoMatch
+    rets = [T.substitute(r.type, env) for r in schema.returns]
+    if any(T.contains_typevar(r) for r in rets):
+        raise _NoMatch
+    return Matched(schema, inputs, rets, env)
+
+
+def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[NamedValue],
+                  kwargs: dict[str, NamedValue], rng: Optional[SourceRange],
+                  self_value: Optional[Value] = None, what: str = "") -> Matched:
+    """The first schema the arguments match, or a CompileError listing the candidates."""
+    graph: Graph = c.graph
+    for allow in (False, True):
+        for s in schemas:
+            mark = _Checkpoint(graph)
+            try:
+                return _try_match(c, s, args, kwargs, self_value, allow, rng)
+            except _NoMatch:
+                mark.rollback()
+    shown = [T_name(nv.value.type) for nv in ([NamedValue(self_value)] if self_value else []) + list(args)]
+    shown += [f"{k}={T_name(v.value.type)}" for k, v in kwargs.items()]
+    name = what or (schemas[0].name if schemas else "call")
+    cands = "\n".join("  " + str(s) for s in schemas)
+    raise CompileError(f"Arguments for call are not valid: {name}({', '.join(shown)}) matches "
+                       f"none of the available variants:\n{cands}", rng)
+
+
+def T_name(t: T.Type) -> str:
+    return t.annotation_str()
+
+
+class _Checkpoint:
+    """Remembers the nodes of the insertion block so a failed match can remove its nodes."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.block = graph.insert_block
+        self.before = set(map(id, self.block.nodes))
+
+    def rollback(self) -> None:
+        added: list[Node] = [n for n in self.block.nodes if id(n) not in self.before]
+        for n in reversed(added):
+            for o in n.outputs:
+                for u in list(o.uses):
+                    if u.user.owning_block is None:
+                        u.user.remove_all_inputs()
+            if all(not o.uses for o in n.outputs):
+                n.destroy()

@@ -1,0 +1,348 @@
+"""Scripting Python objects: functions, TorchScript classes and nn.Module types.
+
+`ScriptCompiler` owns the mapping from Python objects to code objects in one
+CompilationUnit. A module instance gets a class type built from its attributes (its
+"concrete type"); instances with equal concrete types share one class type, others get
+a mangled name, as PyTorch 2.13 does. Method bodies compile lazily, on first need.
+"""
+from __future__ import annotations
+
+import builtins as py_builtins
+import enum
+import inspect
+import math
+import textwrap
+import types as pytypes
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..ir import CompilationUnit, Function
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange, TsjitError
+from ..ops import registry
+from . import ast
+from .builtins import lookup_builtin
+from .compiler import FunctionCompiler
+from .parser import parse_class, parse_def
+from .resolver import PythonModuleValue, PythonResolver
+from .sugared import BuiltinFunction, ClassValue, FunctionValue, SimpleValue, SugaredValue
+
+# nn.Module bookkeeping that is never a scripted attribute.
+IGNORED_MODULE_ATTRIBUTES = {
+    "_parameters", "_buffers", "_modules", "_non_persistent_buffers_set", "_backward_hooks",
+    "_forward_hooks", "_forward_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks", "_backward_pre_hooks", "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called", "_forward_pre_hooks_with_kwargs", "_state_dict_pre_hooks",
+    "dump_patches", "_version", "__jit_unused_properties__", "__jit_ignored_attributes__",
+    "_tsjit_constants",
+}
+
+
+def qualified_name(obj: Any) -> str:
+    """`__torch__.<module>.<name>`, with tsjit's own modules named as their torch twins."""
+    module = getattr(obj, "__module__", None) or "__main__"
+    name = getattr(obj, "__name__", None) or type(obj).__name__
+    if name == "<lambda>":
+        name = "_lambda"
+    if module == "__main__":
+        return f"__torch__.{name}"
+    if module == "tsjit" or module.startswith("tsjit."):
+        module = "torch" + module[len("tsjit"):]
+    return f"__torch__.{module}.{name}"
+
+
+@dataclass
+class ModuleTypeInfo:
+    """A scripted module's class type plus where each attribute's value comes from."""
+
+    type: T.ClassType
+    submodules: dict[str, "ModuleTypeInfo"] = field(default_factory=dict)
+
+
+class ScriptCompiler:
+    """Compiles Python functions, classes and module instances into one CompilationUnit."""
+
+    def __init__(self, cu: CompilationUnit) -> None:
+        self.cu = cu
+        self.functions: dict[Any, Function] = {}
+        self.classes: dict[Any, T.Type] = {}
+        self.module_types: dict[tuple, T.ClassType] = {}
+
+    # --- Python objects seen from scripted code ------------------------------------
+    def python_value(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
+        """What a Python object means inside TorchScript."""
+        if isinstance(obj, pytypes.ModuleType):
+            return PythonModuleValue(obj, c.resolver)
+        op = getattr(obj, "__tsjit_op__", None)
+        if op is not None:
+            return BuiltinFunction(op)
+        if obj is None:
+            return SimpleValue(c.emit_constant(None, rng))
+        if isinstance(obj, bool) or isinstance(obj, (int, float, str)) and not isinstance(obj, enum.Enum):
+            return SimpleValue(c.emit_constant(obj, rng))
+        if getattr(py_builtins, getattr(obj, "__name__", ""), None) is obj:
+            b = lookup_builtin(obj.__name__)
+            if b is None:
+                raise CompileError(f"Python builtin '{obj.__name__}' is currently not supported "
+                                   "in TorchScript", rng)
+            return b
+        module = getattr(obj, "__module__", "") or ""
+        if callable(obj) and (module.startswith("tsjit.tensor") or module.startswith("tsjit.ops")
+                              or module == "math" or getattr(obj, "__self__", None) is math):
+            for ns in ("aten", "prim"):
+                if registry.overloads(f"{ns}::{obj.__name__}"):
+                    return BuiltinFunction(f"{ns}::{obj.__name__}")
+        if isinstance(obj, type):
+            t = self.python_type(obj, rng)
+            if t is not None:
+                return ClassValue(t)
+        if inspect.isfunction(obj):
+            return FunctionValue(self.function(obj))
+        if isinstance(obj, typing.TypeVar) or getattr(obj, "__origin__", None) is not None:
+            raise CompileError(f"'{name}' is a type, not a value", rng)
+        raise CompileError(f"Python value '{name}' of type {type(obj).__name__} cannot be used "
+                           "in TorchScript", rng)
+
+    def python_type(self, cls: type, rng: Optional[SourceRange]) -> Optional[T.Type]:
+        """The TorchScript type of a Python class used in code or annotations."""
+        simple = {int: T.IntType, float: T.FloatType, bool: T.BoolType, str: T.StrType,
+                  complex: T.ComplexType, type(None): T.NoneType}
+        if cls in simple:
+            return simple[cls]
+        if getattr(cls, "__tsjit_type__", None) is not None:
+            return cls.__tsjit_type__   # e.g. tsjit.Tensor -> Tensor
+        if cls in self.classes:
+            return self.classes[cls]
+        if getattr(cls, "__tsjit_module__", False):
+            return None  # modules are not constructible in TorchScript
+        return self.script_class(cls)
+
+    # --- functions ----------------------------------------------------------------
+    def function(self, pyfn: Any) -> Function:
+        """The Function for a Python function, declared now and compiled on first need."""
+        fn = self.functions.get(pyfn)
+        if fn is not None:
+            return fn
+        name = self.cu.unique_name(qualified_name(pyfn))
+        fn = Function(name, definer=lambda f: self._define(f, pyfn, None))
+        self.cu.register_function(fn)
+        self.functions[pyfn] = fn
+        return fn
+
+    def _define(self, fn: Function, pyfn: Any, self_type: Optional[T.Type]) -> None:
+        d = parse_python_def(pyfn)
+        fn.source_def = d
+        resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
+        FunctionCompiler(self.cu, resolver, fn, d, self_type).compile()
+
+    def method(self, cls_type: T.ClassType, name: str, pyfn: Any) -> Function:
+        """Declare method `name` of `cls_type`, compiled from `pyfn` on first need."""
+        fn = Function(f"{cls_type.qualified_name}.{name}", owner=cls_type,
+                      definer=lambda f: self._define(f, pyfn, cls_type))
+        cls_type.methods[name] = fn
+        return fn
+
+    # --- TorchScript classes ------------------------------------------------------
+    def script_class(self, cls: type) -> T.ClassType:
+        """Compile a Python class as a TorchScript class (attributes from `__init__`)."""
+        qn = self.cu.unique_name(qualified_name(cls))
+        t = T.ClassType(qn)
+        self.cu.register_type(t)
+        self.classes[cls] = t
+        for klass in reversed(cls.__mro__[:-1]):
+            for name, member in vars(klass).items():
+                if inspect.isfunction(member):
+                    self.method(t, name, member)
+        init = t.methods.get("__init__")
+        if init is not None:
+            init.ensure_defined()   # attributes are declared by __init__'s assignments
+        return t
+
+    # --- modules ------------------------------------------------------------------
+    def module_type(self, m: Any) -> ModuleTypeInfo:
+        """The class type of a module instance (shared with equal concrete types)."""
+        subs = {name: self.module_type(sub) for name, sub in m._modules.items() if sub is not None}
+        annotations = class_annotations(type(m))
+        constants = set(getattr(type(m), "__constants__", ()))
+        for name, ann in annotations.items():
+            if _is_final(ann):
+                constants.add(name)
+        attrs: list[tuple[str, T.Type, bool, bool]] = []
+        for name, p in m._parameters.items():
+            attrs.append((name, T.TensorType if p is not None else T.NoneType, True, False))
+        for name, b in m._buffers.items():
+            attrs.append((name, T.TensorType if b is not None else T.NoneType, False, True))
+        for name, value in vars(m).items():
+            if name in IGNORED_MODULE_ATTRIBUTES or name in constants or name in subs:
+                continue
+            if callable(value) and not hasattr(value, "__tsjit_type__") and \
+                    not isinstance(value, (list, dict, tuple)):
+                continue
+            ann = annotations.get(name)
+            t = self.annotation_type(ann) if ann is not None else None
+            if t is None:
+                t = infer_type(value)
+            if t is None:
+                continue  # PyTorch skips attributes it cannot type; using them is an error
+            attrs.append((name, t, False, False))
+        const_values = {}
+        for name in constants:
+            if hasattr(m, name):
+                const_values[name] = _freeze_constant(getattr(m, name), name)
+        for name, info in subs.items():
+            attrs.append((name, info.type, False, False))
+        key = (type(m), tuple((n, t, p, b) for n, t, p, b in attrs),
+               tuple(sorted(const_values.items(), key=lambda kv: kv[0])))
+        t = self.module_types.get(key)
+        if t is None:
+            t = T.ClassType(self.cu.unique_name(qualified_name(type(m))), is_module=True)
+            for n, at, p, b in attrs:
+                t.add_attribute(n, at, is_parameter=p, is_buffer=b)
+            t.constants.update(const_values)
+            self.cu.register_type(t)
+            self.module_types[key] = t
+            self.declare_module_methods(t, type(m))
+        return ModuleTypeInfo(t, subs)
+
+    def declare_module_methods(self, t: T.ClassType, cls: type) -> None:
+        for klass in reversed(cls.__mro__):
+            # nn.Module itself (marked __tsjit_module_base__) contributes no methods
+            if klass is object or "__tsjit_module_base__" in vars(klass):
+                continue
+            for name, member in vars(klass).items():
+                if inspect.isfunction(member) and not getattr(member, "__tsjit_ignore__", False):
+                    self.method(t, name, member)
+
+    def compile_module_methods(self, t: T.ClassType, cls: type) -> None:
+        """Compile `forward` and exported methods; drop methods nothing reached."""
+        roots = [n for n, fn in t.methods.items()
+                 if n == "forward" or getattr(getattr(cls, n, None), "__tsjit_export__", False)]
+        for n in roots:
+            t.methods[n].ensure_defined()
+        for n in [n for n, fn in t.methods.items() if not fn.is_defined]:
+            del t.methods[n]
+
+    def annotation_type(self, ann: Any) -> Optional[T.Type]:
+        """A Python annotation object (e.g. `typing.List[int]`) as a Type."""
+        if isinstance(ann, str):
+            return None
+        origin = getattr(ann, "__origin__", None)
+        args = getattr(ann, "__args__", ()) or ()
+        if origin in (list, typing.List):
+            return T.ListType(self.annotation_type(args[0]) or T.AnyType)
+        if origin in (dict, typing.Dict):
+            return T.DictType(self.annotation_type(args[0]) or T.AnyType,
+                              self.annotation_type(args[1]) or T.AnyType)
+        if origin in (tuple, typing.Tuple):
+            return T.TupleType(tuple(self.annotation_type(a) or T.AnyType for a in args))
+        if origin is typing.Union:
+            return T.union_of([self.annotation_type(a) or T.AnyType for a in args])
+        if _is_final(ann):
+            return self.annotation_type(args[0]) if args else None
+        if ann is typing.Any:
+            return T.AnyType
+        if isinstance(ann, type):
+            try:
+                return self.python_type(ann, None)
+            except TsjitError:
+                return None
+        return None
+
+
+def _is_final(ann: Any) -> bool:
+    return getattr(ann, "__origin__", None) is typing.Final or ann is typing.Final or \
+        getattr(ann, "__tsjit_final__", False)
+
+
+def _freeze_constant(value: Any, name: str) -> Any:
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze_constant(v, name) for v in value)
+    raise CompileError(f"constant '{name}' of type {type(value).__name__} is not supported; "
+                       "constants must be numbers, strings, None or tuples of them")
+
+
+def infer_type(value: Any) -> Optional[T.Type]:
+    """The TorchScript type of a Python value, or None when it has none."""
+    if value is None:
+        return T.NoneType
+    if isinstance(value, bool):
+        return T.BoolType
+    if isinstance(value, int):
+        return T.IntType
+    if isinstance(value, float):
+        return T.FloatType
+    if isinstance(value, str):
+        return T.StrType
+    t = getattr(type(value), "__tsjit_type__", None)
+    if t is not None:
+        return t
+    if isinstance(value, tuple):
+        elems = [infer_type(v) for v in value]
+        return None if any(e is None for e in elems) else T.TupleType(tuple(elems))  # type: ignore[arg-type]
+    if isinstance(value, list):
+        if not value:
+            return T.ListType(T.TensorType)
+        return _unified(value)
+    if isinstance(value, dict):
+        if not value:
+            return T.DictType(T.StrType, T.TensorType)
+        k = _unified(list(value.keys()))
+        v = _unified(list(value.values()))
+        return None if k is None or v is None else T.DictType(k.elem, v.elem)  # type: ignore[union-attr]
+    return None
+
+
+def _unified(values: list) -> Optional[T.ListType]:
+    t = infer_type(values[0])
+    for v in values[1:]:
+        u = infer_type(v)
+        if t is None or u is None:
+            return None
+        t = T.unify(t, u)
+    return T.ListType(t) if t is not None else None
+
+
+def class_annotations(cls: type) -> dict:
+    """The annotations PyTorch uses for a module class: the first non-empty dict in the
+    class or its bases, searched depth first (Python 3.10+ does not inherit them)."""
+    def find(c: type) -> dict:
+        ann = c.__dict__.get("__annotations__", {})
+        if ann:
+            return ann
+        for base in c.__bases__:
+            found = find(base)
+            if found:
+                return found
+        return {}
+    return find(cls)
+
+
+def closure_vars(fn: Any) -> dict:
+    """A function's closure variables by name."""
+    if fn.__closure__ is None:
+        return {}
+    out = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return out
+
+
+def parse_python_def(pyfn: Any) -> ast.Def:
+    """The AST of a Python function, with ranges pointing into its file."""
+    try:
+        lines, start = inspect.getsourcelines(pyfn)
+        filename = inspect.getsourcefile(pyfn) or "<unknown>"
+    except (OSError, TypeError) as err:
+        raise CompileError(f"cannot get the source of {getattr(pyfn, '__qualname__', pyfn)}: {err}. "
+                           "Scripted functions must be defined in a file") from None
+    return parse_def("".join(lines), filename, start)
+
+
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "parse_class",
+           "textwrap", "math"]

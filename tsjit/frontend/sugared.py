@@ -1,0 +1,247 @@
+"""SugaredValues: what a name or expression means during compilation.
+
+First-class values are `SimpleValue`s wrapping an IR Value. Everything else — builtin
+operators, methods, functions, classes, Python modules seen through the resolver — is a
+SugaredValue whose default methods raise a located CompileError ("a module cannot be
+indexed"); a feature is added by overriding one method.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..ir import Function, Value
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from .schema_matching import NamedValue
+
+if TYPE_CHECKING:
+    from .compiler import FunctionCompiler
+
+Args = list[NamedValue]
+Kwargs = dict[str, NamedValue]
+
+
+class SugaredValue:
+    """Base: every operation is an error naming what the value is."""
+
+    kind = "value"
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        raise CompileError(f"{self.kind} cannot be used as a value", rng)
+
+    def attr(self, c: "FunctionCompiler", rng: SourceRange, name: str) -> "SugaredValue":
+        raise CompileError(f"{self.kind} has no attribute '{name}'", rng)
+
+    def set_attr(self, c: "FunctionCompiler", rng: SourceRange, name: str, value: Value) -> None:
+        raise CompileError(f"cannot set attribute '{name}' on {self.kind}", rng)
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args,
+             kwargs: Kwargs) -> "SugaredValue":
+        raise CompileError(f"{self.kind} cannot be called", rng)
+
+    def getitem(self, c: "FunctionCompiler", rng: SourceRange, index: Any) -> "SugaredValue":
+        raise CompileError(f"{self.kind} cannot be indexed", rng)
+
+    def iterate(self, c: "FunctionCompiler", rng: SourceRange) -> Any:
+        raise CompileError(f"{self.kind} cannot be iterated over", rng)
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        """The type this names when used in an annotation, if any."""
+        return None
+
+
+class SimpleValue(SugaredValue):
+    """An ordinary IR value."""
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"a value of type '{self.value.type.annotation_str()}'"
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        return self.value
+
+    def attr(self, c: "FunctionCompiler", rng: SourceRange, name: str) -> SugaredValue:
+        t = self.value.type
+        if isinstance(t, T.ClassType):
+            return c.class_attr(self.value, t, name, rng)
+        if isinstance(t, T.TupleType) and t.names and name in t.names:
+            i = t.names.index(name)
+            return SimpleValue(c.emit_tuple_index(self.value, i, rng))
+        if t == T.TensorType and name in TENSOR_PROPERTIES:
+            op = TENSOR_PROPERTIES[name]
+            return SimpleValue(c.emit_builtin(op, [NamedValue(self.value)], {}, rng))
+        if isinstance(t, T.InterfaceType):
+            return MethodValue(self.value, name)
+        return BuiltinFunction(f"aten::{name}", self.value)
+
+    def set_attr(self, c: "FunctionCompiler", rng: SourceRange, name: str, value: Value) -> None:
+        t = self.value.type
+        if not isinstance(t, T.ClassType):
+            super().set_attr(c, rng, name, value)
+        c.emit_set_attr(self.value, t, name, value, rng)
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        t = self.value.type
+        if isinstance(t, (T.ClassType, T.InterfaceType)) and ("forward" in t.methods or t.is_module):
+            return MethodValue(self.value, "forward").call(c, rng, args, kwargs)
+        if isinstance(t, T.FunctionType):
+            fn = c.cu_function(t.qualified_name, rng)
+            return FunctionValue(fn, self.value).call(c, rng, args, kwargs)
+        return super().call(c, rng, args, kwargs)
+
+    def getitem(self, c: "FunctionCompiler", rng: SourceRange, index: Any) -> SugaredValue:
+        return SimpleValue(c.emit_subscript(self.value, index, rng))
+
+    def iterate(self, c: "FunctionCompiler", rng: SourceRange) -> Any:
+        return c.value_iterator(self.value, rng)
+
+
+# `tensor.<name>` spellings that are properties, not methods.
+TENSOR_PROPERTIES = {
+    "shape": "aten::size", "dtype": "prim::dtype", "device": "prim::device",
+    "is_cuda": "prim::is_cuda", "requires_grad": "prim::requires_grad", "ndim": "aten::dim",
+    "T": "aten::numpy_T", "mT": "aten::mT", "data": "prim::data", "grad": "prim::grad",
+    "layout": "prim::layout", "is_sparse": "prim::is_sparse", "is_quantized": "prim::is_quantized",
+    "is_meta": "prim::is_meta", "is_mkldnn": "prim::is_mkldnn", "real": "aten::real",
+    "imag": "aten::imag", "name": "prim::name", "is_leaf": "aten::is_leaf",
+    "itemsize": "prim::itemsize", "nbytes": "prim::nbytes",
+}
+
+
+class BuiltinFunction(SugaredValue):
+    """A registered operator by name (`aten::add`), optionally bound to `self`."""
+
+    def __init__(self, name: str, self_value: Optional[Value] = None) -> None:
+        self.name = name
+        self.self_value = self_value
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"builtin '{self.name}'"
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        out = c.emit_builtin(self.name, args, kwargs, rng, self_value=self.self_value)
+        return SimpleValue(out)
+
+
+class MethodValue(SugaredValue):
+    """`obj.method` of a class, module or interface value."""
+
+    kind = "a method"
+
+    def __init__(self, self_value: Value, name: str) -> None:
+        self.self_value = self_value
+        self.name = name
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        return SimpleValue(c.emit_method_call(self.self_value, self.name, args, kwargs, rng))
+
+
+class FunctionValue(SugaredValue):
+    """A compiled free function (a Function in the compilation unit)."""
+
+    kind = "a function"
+
+    def __init__(self, fn: Function, ref: Optional[Value] = None) -> None:
+        self.fn = fn
+        self.ref = ref
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        return self.ref or c.emit_function_constant(self.fn, rng)
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        return SimpleValue(c.emit_function_call(self.fn, args, kwargs, rng, self.ref))
+
+
+class NoneValue(SugaredValue):
+    """`None` used as a type."""
+
+    kind = "None"
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        return c.emit_constant(None, rng)
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        return T.NoneType
+
+
+class SpecialForm(SugaredValue):
+    """A builtin handled by the compiler itself (`range`, `len`, `annotate`, ...)."""
+
+    def __init__(self, name: str, type: Optional[T.Type] = None) -> None:
+        self.name = name
+        self.type = type
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"builtin '{self.name}'"
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        return c.call_special(self.name, rng, args, kwargs)
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        return self.type
+
+
+class RangeValue(SugaredValue):
+    """`range(...)` in a for loop: start, stop, step values."""
+
+    kind = "range"
+
+    def __init__(self, start: Value, stop: Value, step: Value, simple: bool) -> None:
+        self.start, self.stop, self.step, self.simple = start, stop, step, simple
+
+    def iterate(self, c: "FunctionCompiler", rng: SourceRange) -> Any:
+        return self
+
+
+class NamespaceValue(SugaredValue):
+    """`torch`, `ops.prim`, `ops.aten`, `math`: attribute access names an operator."""
+
+    def __init__(self, namespace: str, prefix: str = "") -> None:
+        self.namespace = namespace
+        self.prefix = prefix
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"module '{self.prefix or self.namespace}'"
+
+    def attr(self, c: "FunctionCompiler", rng: SourceRange, name: str) -> SugaredValue:
+        return c.namespace_attr(self, name, rng)
+
+
+class ClassNamespaceValue(SugaredValue):
+    """A dotted prefix of qualified names (`__torch__.a.b`) in archive code."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"'{self.prefix}'"
+
+    def attr(self, c: "FunctionCompiler", rng: SourceRange, name: str) -> SugaredValue:
+        return c.resolver.resolve_qualified(f"{self.prefix}.{name}", c, rng)
+
+
+class ClassValue(SugaredValue):
+    """A class used as a value: calling it constructs an object, annotations use its type."""
+
+    def __init__(self, type: T.Type) -> None:
+        self.type = type
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"class '{self.type}'"
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        return self.type
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        return SimpleValue(c.emit_construct(self.type, args, kwargs, rng))
+
+    def attr(self, c: "FunctionCompiler", rng: SourceRange, name: str) -> SugaredValue:
+        return c.class_static_attr(self.type, name, rng)
