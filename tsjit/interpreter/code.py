@@ -1,0 +1,186 @@
+"""Graph -> Code: lowering structured IR to the linear instruction list.
+
+Every IR value gets a register; constants live in the register template, so reading a
+constant costs nothing at run time. `prim::If` becomes a conditional jump over the
+then-block, `prim::Loop` a test at the top (LOOP) and a back edge (NEXT); block outputs
+become parallel moves into the registers of the if's outputs / the loop-carried values.
+Kernels are bound here, once per node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..ir import Block, Function, Graph, Node, Value
+from ..ir import types as T
+from ..ir.diagnostics import SourceRange, TsjitError
+from ..ops import registry
+from .instructions import (CALL, CALLI, GETATTR, JF, JUMP, LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2,
+                           OP3, OPN, OPV, RAISE, RET, SETATTR)
+from .prim_kernels import prim_kernel
+
+
+@dataclass
+class Code:
+    """An executable form of one graph."""
+
+    name: str
+    instructions: list[tuple] = field(default_factory=list)
+    template: list = field(default_factory=list)     # initial register contents
+    n_inputs: int = 0
+    ranges: list[Optional[SourceRange]] = field(default_factory=list)  # per instruction
+
+
+class _Builder:
+    def __init__(self, name: str) -> None:
+        self.code = Code(name)
+        self.regs: dict[int, int] = {}
+
+    def reg(self, v: Value) -> int:
+        r = self.regs.get(id(v))
+        if r is None:
+            r = self.regs[id(v)] = len(self.code.template)
+            self.code.template.append(None)
+        return r
+
+    def emit(self, ins: tuple, rng: Optional[SourceRange]) -> int:
+        self.code.instructions.append(ins)
+        self.code.ranges.append(rng)
+        return len(self.code.instructions) - 1
+
+    def patch(self, at: int, ins: tuple) -> None:
+        self.code.instructions[at] = ins
+
+    def here(self) -> int:
+        return len(self.code.instructions)
+
+    def moves(self, srcs: list[Value], dsts: list[int], rng: Optional[SourceRange]) -> None:
+        pairs = [(self.reg(s), d) for s, d in zip(srcs, dsts) if self.reg(s) != d]
+        if len(pairs) == 1:
+            self.emit((MOVE, pairs[0][0], pairs[0][1]), rng)
+        elif pairs:
+            self.emit((MOVES, tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)), rng)
+
+    # --- nodes --------------------------------------------------------------------
+    def block(self, b: Block) -> None:
+        for n in b.nodes:
+            self.node(n)
+
+    def node(self, n: Node) -> None:
+        k = n.kind
+        rng = n.source_range
+        if k == "prim::Constant":
+            self.code.template[self.reg(n.output())] = n.attrs.get("value")
+            return
+        if k == "prim::Uninitialized":
+            self.reg(n.output())
+            return
+        if k == "prim::If":
+            self.if_(n)
+            return
+        if k == "prim::Loop":
+            self.loop(n)
+            return
+        ins = tuple(self.reg(v) for v in n.inputs)
+        outs = tuple(self.reg(v) for v in n.outputs)
+        if k == "prim::GetAttr":
+            self.emit((GETATTR, self.slot(n), ins[0], outs[0]), rng)
+        elif k == "prim::SetAttr":
+            self.emit((SETATTR, self.slot(n), ins[0], ins[1]), rng)
+        elif k == "prim::CallMethod":
+            t = n.input(0).type
+            if isinstance(t, T.ClassType) and n.callee is not None:
+                self.emit((CALL, n.callee, ins, outs[0]), rng)
+            else:
+                self.emit((CALLI, n.attrs["name"], ins, outs[0]), rng)
+        elif k == "prim::CallFunction":
+            self.emit((CALL, n.callee, ins[1:], outs[0]), rng)
+        elif k == "prim::RaiseException":
+            self.emit((RAISE, ins[0], ins[1]), rng)
+        elif k == "prim::unchecked_cast":
+            self.emit((MOVE, ins[0], outs[0]), rng)
+        else:
+            self.op(n, self.kernel(n), ins, outs, rng)
+
+    def kernel(self, n: Node) -> Any:
+        if n.schema is not None:
+            o = registry.find_by_schema(n.schema)
+            if o is None:
+                raise TsjitError(f"no kernel is registered for {n.schema}", n.source_range)
+            return o.kernel
+        try:
+            return prim_kernel(n)
+        except KeyError:
+            raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
+
+    def op(self, n: Node, kernel: Any, ins: tuple, outs: tuple, rng: Optional[SourceRange]) -> None:
+        if len(outs) == 1:
+            if len(ins) == 1:
+                self.emit((OP1, kernel, ins[0], outs[0]), rng)
+            elif len(ins) == 2:
+                self.emit((OP2, kernel, ins[0], ins[1], outs[0]), rng)
+            elif len(ins) == 3:
+                self.emit((OP3, kernel, ins[0], ins[1], ins[2], outs[0]), rng)
+            else:
+                self.emit((OP, kernel, ins, outs[0]), rng)
+        elif not outs:
+            self.emit((OPV, kernel, ins), rng)
+        else:
+            self.emit((OPN, kernel, ins, outs), rng)
+
+    def slot(self, n: Node) -> int:
+        t = n.input(0).type
+        name = n.attrs["name"]
+        if not isinstance(t, T.ClassType):
+            raise TsjitError(f"attribute access on a value of type {t}", n.source_range)
+        i = t.attribute_slot(name)
+        if i < 0:
+            raise TsjitError(f"'{t.name}' has no attribute '{name}'", n.source_range)
+        return i
+
+    def if_(self, n: Node) -> None:
+        rng = n.source_range
+        outs = [self.reg(v) for v in n.outputs]
+        jf = self.emit((JF, self.reg(n.input(0)), -1), rng)
+        then, orelse = n.blocks
+        self.block(then)
+        self.moves(list(then.outputs), outs, rng)
+        jump = self.emit((JUMP, -1), rng)
+        self.patch(jf, (JF, self.reg(n.input(0)), self.here()))
+        self.block(orelse)
+        self.moves(list(orelse.outputs), outs, rng)
+        self.patch(jump, (JUMP, self.here()))
+
+    def loop(self, n: Node) -> None:
+        rng = n.source_range
+        body = n.blocks[0]
+        max_trip, cond0 = n.input(0), n.input(1)
+        trip = self.reg(body.inputs[0])
+        carried = [self.reg(v) for v in body.inputs[1:]]
+        cond = len(self.code.template)
+        self.code.template.append(None)
+        zero = len(self.code.template)
+        self.code.template.append(0)
+        self.emit((MOVE, zero, trip), rng)
+        self.moves([cond0] + list(n.inputs[2:]), [cond] + carried, rng)
+        top = self.emit((LOOP, trip, self.reg(max_trip), cond, -1), rng)
+        self.block(body)
+        self.moves(list(body.outputs), [cond] + carried, rng)
+        self.emit((NEXT, trip, top), rng)
+        self.patch(top, (LOOP, trip, self.reg(max_trip), cond, self.here()))
+        outs = [self.reg(v) for v in n.outputs]
+        for c, o in zip(carried, outs):
+            self.emit((MOVE, c, o), rng)
+
+
+def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:
+    """Lower `fn`'s graph (or `graph`) to Code."""
+    g = graph if graph is not None else fn.graph
+    b = _Builder(fn.qualified_name)
+    for v in g.inputs:
+        b.reg(v)
+    b.code.n_inputs = len(g.inputs)
+    b.block(g.block)
+    outs = tuple(b.reg(v) for v in g.outputs)
+    b.emit((RET, outs), None)
+    return b.code

@@ -1,0 +1,37 @@
+"""Errors raised while running TorchScript code, with a TorchScript-style traceback."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir.diagnostics import SourceRange, TsjitError
+
+
+class ScriptError(TsjitError, RuntimeError):
+    """An exception raised by running code: the program's `raise`/`assert`, or a failing op.
+
+    `kind` is the Python exception class name the program named (`ValueError`,
+    `AssertionError`) or that the failing kernel raised (`IndexError`, `KeyError`).
+    """
+
+    def __init__(self, message: str, kind: str = "RuntimeError",
+                 range: Optional[SourceRange] = None) -> None:
+        super().__init__(message, range)
+        self.kind = kind
+        self.frames: list[tuple[str, Optional[SourceRange]]] = []
+
+    def add_frame(self, function: str, range: Optional[SourceRange]) -> None:
+        """Record one TorchScript frame (innermost first)."""
+        self.frames.append((function, range))
+
+    def __str__(self) -> str:
+        lines = ["The following operation failed in the TorchScript interpreter.",
+                 "Traceback of TorchScript (most recent call last):"]
+        for function, rng in reversed(self.frames):
+            if rng is None:
+                lines.append(f"  in {function}")
+                continue
+            lines.append(f"  File \"{rng.source.filename}\", line {rng.lineno()}, in {function}")
+            for text in rng.highlight().split("\n")[1:]:
+                lines.append("    " + text)
+        lines.append(f"{self.kind}: {self.message}")
+        return "\n".join(lines)

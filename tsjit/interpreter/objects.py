@@ -1,0 +1,51 @@
+"""Run-time objects: instances of class and module types, with slot storage."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import types as T
+
+
+class _Uninitialized:
+    """The content of a slot nothing has written yet."""
+
+    def __repr__(self) -> str:
+        return "<uninitialized>"
+
+
+UNINITIALIZED: Any = _Uninitialized()
+
+
+class Object:
+    """An instance of a ClassType: attribute values in `slots`, by the type's attribute order."""
+
+    __slots__ = ("type", "slots", "__weakref__")
+
+    def __init__(self, type: T.ClassType, slots: list | None = None) -> None:
+        self.type = type
+        self.slots = slots if slots is not None else [UNINITIALIZED] * len(type.attributes)
+
+    def getattr(self, name: str) -> Any:
+        i = self.type.attribute_slot(name)
+        if i < 0:
+            if name in self.type.constants:
+                return self.type.constants[name]
+            raise AttributeError(f"'{self.type.name}' object has no attribute '{name}'")
+        self._grow()
+        return self.slots[i]
+
+    def setattr(self, name: str, value: Any) -> None:
+        i = self.type.attribute_slot(name)
+        if i < 0:
+            raise AttributeError(f"'{self.type.name}' object has no attribute '{name}'")
+        self._grow()
+        self.slots[i] = value
+
+    def _grow(self) -> None:
+        # A TorchScript class may gain attributes while its methods compile.
+        missing = len(self.type.attributes) - len(self.slots)
+        if missing > 0:
+            self.slots.extend([UNINITIALIZED] * missing)
+
+    def __repr__(self) -> str:
+        return f"<{self.type.qualified_name} object>"

@@ -1,0 +1,106 @@
+"""Kernels for the structural prim:: nodes the compiler emits (not schema operators)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..ir import Node
+from ..ir import types as T
+from .objects import Object
+
+
+def list_construct(*items: Any) -> list:
+    return list(items)
+
+
+def tuple_construct(*items: Any) -> tuple:
+    return items
+
+
+def dict_construct(*kv: Any) -> dict:
+    return {kv[i]: kv[i + 1] for i in range(0, len(kv), 2)}
+
+
+def tuple_unpack(t: tuple) -> tuple:
+    return t
+
+
+def tuple_index(t: tuple, i: int) -> Any:
+    return t[i]
+
+
+def identity(x: Any) -> Any:
+    return x
+
+
+def printer(*values: Any) -> None:
+    from ..ops.formatting import to_str
+    print(" ".join(to_str(v) for v in values))
+
+
+def runtime_isinstance(types: list[T.Type]) -> Callable[[Any], bool]:
+    """A check of a value's dynamic type against `types` (for Optional/Union/Any values)."""
+    def check(v: Any) -> bool:
+        return any(value_is(v, t) for t in types)
+    return check
+
+
+def value_is(v: Any, t: T.Type) -> bool:
+    """Whether run-time value `v` has type `t` (containers checked by their first element)."""
+    from ..tensor import Tensor
+    if t == T.AnyType:
+        return True
+    if t == T.NoneType:
+        return v is None
+    if isinstance(t, T.OptionalType):
+        return v is None or value_is(v, t.elem)
+    if isinstance(t, T.UnionType):
+        return any(value_is(v, x) for x in t.types)
+    if t == T.BoolType:
+        return isinstance(v, bool)
+    if t == T.IntType:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if t == T.FloatType:
+        return isinstance(v, float)
+    if t == T.StrType:
+        return isinstance(v, str)
+    if t == T.TensorType:
+        return isinstance(v, Tensor)
+    if isinstance(t, T.ListType):
+        return isinstance(v, list) and (not v or value_is(v[0], t.elem))
+    if isinstance(t, T.DictType):
+        return isinstance(v, dict)
+    if isinstance(t, T.TupleType):
+        return isinstance(v, tuple) and len(v) == len(t.elems)
+    if isinstance(t, T.ClassType):
+        return isinstance(v, Object) and v.type is t
+    return False
+
+
+def create_object(t: T.ClassType) -> Callable[[], Object]:
+    def create() -> Object:
+        return Object(t)
+    return create
+
+
+def prim_kernel(n: Node) -> Callable:
+    """The kernel for a structural prim:: node, specialised to the node where needed."""
+    k = n.kind
+    if k == "prim::ListConstruct":
+        return list_construct
+    if k == "prim::TupleConstruct":
+        return tuple_construct
+    if k == "prim::DictConstruct":
+        return dict_construct
+    if k in ("prim::TupleUnpack", "prim::ListUnpack"):
+        return tuple_unpack
+    if k == "prim::TupleIndex":
+        return tuple_index
+    if k == "prim::unchecked_cast":
+        return identity
+    if k == "prim::Print":
+        return printer
+    if k == "prim::isinstance":
+        return runtime_isinstance(n.attrs["_types"])
+    if k == "prim::CreateObject":
+        return create_object(n.output().type)
+    raise KeyError(k)

@@ -1,0 +1,119 @@
+"""The interpreter loop, and calling Functions."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import Function
+from ..ir.diagnostics import TsjitError
+from .code import Code, build_code
+from .errors import ScriptError
+from .instructions import (CALL, CALLI, GETATTR, JF, JUMP, LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2,
+                           OP3, OPN, OPV, RAISE, RET, SETATTR)
+
+
+def code_for(fn: Function) -> Code:
+    """The Code of `fn`, built on first use."""
+    code = fn.executor
+    if code is None:
+        code = fn.executor = build_code(fn)
+    return code
+
+
+def call_function(fn: Function, args: list) -> Any:
+    """Run `fn` on positional run-time values (`self` first for methods)."""
+    return run(code_for(fn), args)
+
+
+def run(code: Code, args: list) -> Any:
+    """Execute `code` with `args` in its first registers; returns the graph's output."""
+    r = code.template[:]
+    r[:len(args)] = args
+    instructions = code.instructions
+    pc = 0
+    try:
+        while True:
+            ins = instructions[pc]
+            op = ins[0]
+            pc += 1
+            # The most frequent instructions are tested first.
+            if op == OP2:
+                r[ins[4]] = ins[1](r[ins[2]], r[ins[3]])
+            elif op == OP1:
+                r[ins[3]] = ins[1](r[ins[2]])
+            elif op == LOOP:
+                if not (r[ins[1]] < r[ins[2]] and r[ins[3]]):
+                    pc = ins[4]
+            elif op == NEXT:
+                r[ins[1]] += 1
+                pc = ins[2]
+            elif op == JF:
+                if not r[ins[1]]:
+                    pc = ins[2]
+            elif op == MOVE:
+                r[ins[2]] = r[ins[1]]
+            elif op == MOVES:
+                vals = [r[s] for s in ins[1]]
+                for d, v in zip(ins[2], vals):
+                    r[d] = v
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == OP3:
+                r[ins[5]] = ins[1](r[ins[2]], r[ins[3]], r[ins[4]])
+            elif op == GETATTR:
+                r[ins[3]] = r[ins[2]].slots[ins[1]]
+            elif op == OP:
+                r[ins[3]] = ins[1](*[r[i] for i in ins[2]])
+            elif op == CALL:
+                fn = ins[1]
+                callee = fn.executor or code_for(fn)
+                r[ins[3]] = run(callee, [r[i] for i in ins[2]])
+            elif op == SETATTR:
+                obj = r[ins[2]]
+                slots = obj.slots
+                if ins[1] >= len(slots):
+                    obj._grow()
+                slots[ins[1]] = r[ins[3]]
+            elif op == OPV:
+                ins[1](*[r[i] for i in ins[2]])
+            elif op == OPN:
+                results = ins[1](*[r[i] for i in ins[2]])
+                for d, v in zip(ins[3], results):
+                    r[d] = v
+            elif op == RET:
+                outs = ins[1]
+                return r[outs[0]] if len(outs) == 1 else tuple(r[o] for o in outs)
+            elif op == CALLI:
+                obj = r[ins[2][0]]
+                fn = obj.type.methods.get(ins[1])
+                if fn is None:
+                    raise ScriptError(f"object of type {obj.type.name} has no method '{ins[1]}'")
+                r[ins[3]] = run(fn.executor or code_for(fn), [r[i] for i in ins[2]])
+            elif op == RAISE:
+                cls = r[ins[2]] or "builtins.Exception"
+                raise ScriptError(r[ins[1]], cls.rsplit(".", 1)[-1])
+            else:
+                raise TsjitError(f"bad opcode {op} at {pc - 1} in {code.name}")
+    except ScriptError as err:
+        err.add_frame(code.name, code.ranges[pc - 1])
+        if err.range is None:
+            err.range = code.ranges[pc - 1]
+        raise
+    except TsjitError as err:
+        raise _wrap(err, code, pc) from None
+    except (ArithmeticError, LookupError, ValueError, TypeError, RuntimeError, AttributeError,
+            AssertionError, NotImplementedError, OverflowError, MemoryError) as err:
+        raise _wrap(err, code, pc) from None
+
+
+def _wrap(err: Exception, code: Code, pc: int) -> ScriptError:
+    """A kernel's Python exception as a ScriptError located at the failing instruction."""
+    if isinstance(err, KeyError) and err.args:
+        message = repr(err.args[0]) if not isinstance(err.args[0], str) else err.args[0]
+    elif isinstance(err, TsjitError):
+        message = err.message
+    else:
+        message = str(err)
+    kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"
+    wrapped = ScriptError(message, kind, code.ranges[pc - 1])
+    wrapped.add_frame(code.name, code.ranges[pc - 1])
+    return wrapped
