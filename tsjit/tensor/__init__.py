@@ -1,0 +1,84 @@
+"""tsjit's tensor runtime: `Tensor` over numpy, dtypes, devices, creation and the eager API.
+
+    from tsjit.tensor import tensor, float32
+    x = tensor([[1., 2.], [3., 4.]])
+    y = (x @ x.t()).sum(1)
+
+Kernels for the aten::* tensor operators live in `tsjit/ops/kernels/tensor_*.py`; every
+one of them is also callable here by its PyTorch name (`functional`), and named Tensor
+methods (`x.view(2, 3)`) resolve to them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, float16,
+                     float32, float64, get_default_dtype, int8, int16, int32, int64,
+                     promote_types, result_type, can_cast, set_default_dtype, uint8, uint16,
+                     uint32, uint64)
+from .device import Device, device
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .tensor import Size, Tensor, is_tensor
+from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
+                       generator, initial_seed, linspace, manual_seed, normal, ones, ones_like,
+                       rand, rand_like, randint, randint_like, randn, randn_like, randperm,
+                       seed, tensor, zeros, zeros_like)
+from .printing import set_printoptions
+from . import methods as _methods  # noqa: F401  (installs operators and methods on Tensor)
+from . import functional
+
+# PyTorch's dtype aliases. `bool`, `float`, `int` are module attributes only (like
+# `torch.float`); code in this package never uses them unqualified.
+globals().update({"bool": bool_, "float": float32, "double": float64, "half": float16,
+                  "long": int64, "int": int32, "short": int16, "cfloat": complex64,
+                  "cdouble": complex128, "chalf": complex32})
+
+strided = 0
+contiguous_format = 0
+preserve_format = 1
+channels_last = 2
+
+_CREATION = ["arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full",
+             "full_like", "linspace", "manual_seed", "normal", "ones", "ones_like", "rand",
+             "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm",
+             "seed", "initial_seed", "tensor", "zeros", "zeros_like"]
+
+
+def is_floating_point(t: Tensor) -> bool:
+    """Whether t's dtype is a floating-point type."""
+    return t.is_floating_point()
+
+
+def is_complex(t: Tensor) -> bool:
+    """Whether t's dtype is complex."""
+    return t.is_complex()
+
+
+def numel(t: Tensor) -> int:
+    """The number of elements of t."""
+    return t.numel()
+
+
+def operator_names() -> list[str]:
+    """Every eager operator name (`add`, `sum`, `conv2d` ...) backed by a tensor kernel."""
+    return sorted(set(functional.operator_names()) | set(_CREATION))
+
+
+def __getattr__(name: str) -> Any:
+    # `tsjit.tensor.add` etc.: the eager operators, resolved on first use
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(functional, name)
+
+
+__all__ = [
+    "Tensor", "Size", "dtype", "Device", "device", "is_tensor",
+    "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
+    "complex32", "complex64", "complex128", "bool", "bfloat16", "uint16", "uint32", "uint64",
+    "half", "float", "double", "short", "int", "long", "cfloat", "cdouble", "chalf",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
+    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+    "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
+    "strided", "contiguous_format", "preserve_format", "channels_last", "functional",
+    "operator_names",
+] + _CREATION

@@ -1,0 +1,337 @@
+"""The eager API: `tsjit.add(x, y)`, `tsjit.sum(x, 1, keepdim=True)`, `x.view(2, 3)` ...
+
+Every tensor operator registered by `tsjit/ops/kernels/tensor_*.py` is callable here by
+its PyTorch name. A call is bound to the first overload whose schema accepts the
+arguments (positional and keyword, defaults filled, Python-style conveniences applied:
+`zeros(2, 3)` packs sizes into `int[]`, a single int fills `int[2]`, strings become
+devices), then the kernel runs with one positional argument per schema argument.
+Creation functions with Python-only keywords (`requires_grad`) come from `creation`.
+"""
+from __future__ import annotations
+
+import collections
+import importlib
+import pkgutil
+import re
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from . import dtypes as D
+from .device import Device
+from .tensor import Tensor
+
+_loaded = False
+# name ("add") -> [(FunctionSchema, raw arg type names, kernel)]
+_table: dict[str, list[tuple[Any, list[str], Callable]]] = {}
+
+
+def _load() -> None:
+    """Import the tensor kernel modules and index their overloads by name."""
+    global _loaded
+    if _loaded:
+        return
+    from ..ops import kernels
+    from ..ir.schema import parse_schema
+    from .kernel_util import RAW_SCHEMAS
+    for info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
+        if info.name.startswith("tensor_"):
+            importlib.import_module(f"{kernels.__name__}.{info.name}")
+    from ..ops.registry import find
+    for q, raw in RAW_SCHEMAS.items():
+        s = parse_schema(raw)
+        if s.namespace != "aten":
+            continue
+        _table.setdefault(s.base_name, []).append((s, _raw_types(raw), find(q).kernel))
+    _loaded = True
+
+
+def _raw_types(raw: str) -> list[str]:
+    """The written type of each argument of a schema string ("ScalarType?", "int[1]")."""
+    start = raw.index("(")
+    depth = 0
+    parts, cur = [], ""
+    for ch in raw[start + 1:]:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    out = []
+    for p in parts:
+        p = p.strip()
+        if p in ("*", "...", ""):
+            continue
+        p = p.split("=", 1)[0].strip()
+        out.append(p.rsplit(" ", 1)[0] if " " in p else p)
+    return out
+
+
+class _NoMatch(Exception):
+    pass
+
+
+_NUM = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
+
+
+def _py_number(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_, D.dtype))
+
+
+def _coerce(v: Any, raw: str, t: Any) -> Any:
+    from ..ir import types as T
+    base = re.match(r"[A-Za-z_]+", raw).group(0) if raw[0] != "(" else "("
+    optional = raw.endswith("?") or isinstance(t, T.OptionalType)
+    if v is None:
+        if optional:
+            return None
+        raise _NoMatch
+    is_list = "[" in raw
+    if base == "ScalarType" and not is_list:
+        if isinstance(v, D.dtype) or v in (float, int, bool, complex):
+            return D.as_dtype(v)
+        raise _NoMatch
+    if base == "Device":
+        if isinstance(v, Device):
+            return v
+        if isinstance(v, str):
+            try:
+                return Device(v)
+            except RuntimeError:
+                raise _NoMatch from None
+        if _is_int(v):
+            return Device("cuda", int(v))
+        raise _NoMatch
+    if base in ("Layout", "MemoryFormat", "Generator"):
+        return v
+    if is_list:
+        if base in ("int", "SymInt"):
+            if _is_int(v) or (isinstance(v, Tensor) and v.dim() == 0 and v.dtype.kind == "i"):
+                m = re.search(r"\[(\d+)\]", raw)
+                return [int(v)] * (int(m.group(1)) if m else 1)
+            if isinstance(v, (list, tuple)) and all(
+                    _is_int(x) or (isinstance(x, Tensor) and x.dim() == 0) for x in v):
+                return [int(x) for x in v]
+            raise _NoMatch
+        if base == "float":
+            if isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) for x in v):
+                return [float(x) for x in v]
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return [float(v)]
+            raise _NoMatch
+        if base == "Tensor":
+            if isinstance(v, (list, tuple)) and all(
+                    isinstance(x, Tensor) or (x is None and "?" in raw.split("[")[0])
+                    for x in v):
+                return list(v)
+            raise _NoMatch
+        if base == "bool":
+            if isinstance(v, (list, tuple)) and all(isinstance(x, bool) for x in v):
+                return list(v)
+            raise _NoMatch
+        return list(v) if isinstance(v, (list, tuple)) else _raise()
+    if base == "Tensor":
+        if isinstance(v, Tensor):
+            return v
+        raise _NoMatch
+    if base in ("int", "SymInt"):
+        if _is_int(v):
+            return int(v)
+        if isinstance(v, Tensor) and v.numel() == 1 and v.dtype.kind == "i":
+            return int(v)
+        raise _NoMatch
+    if base == "float":
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(
+                v, (bool, D.dtype)):
+            return float(v)
+        raise _NoMatch
+    if base == "bool":
+        if isinstance(v, (bool, np.bool_)):
+            return bool(v)
+        raise _NoMatch
+    if base == "Scalar":
+        if isinstance(v, _NUM) and not isinstance(v, D.dtype):
+            return _py_number(v)
+        raise _NoMatch
+    if base == "str":
+        if isinstance(v, str):
+            return v
+        raise _NoMatch
+    return v
+
+
+def _raise() -> Any:
+    raise _NoMatch
+
+
+def _pack_varargs(args: tuple, schema: Any, raws: list[str]) -> tuple:
+    # `x.view(2, 3)` / `zeros(2, 3)`: extra positional ints fill the first int[] argument
+    positional = [i for i, a in enumerate(schema.arguments) if not a.kwarg_only]
+    if len(args) <= len(positional):
+        return args
+    for i in positional:
+        raw = raws[i]
+        if re.match(r"(int|SymInt)\[", raw) and i < len(args):
+            n = len(args) - len(positional) + 1
+            chunk = args[i:i + n]
+            if all(_is_int(x) for x in chunk):
+                return args[:i] + (list(chunk),) + args[i + n:]
+            break
+    return args
+
+
+def _bind(schema: Any, raws: list[str], args: tuple, kwargs: dict) -> list[Any]:
+    args = _pack_varargs(args, schema, raws)
+    params = schema.arguments
+    positional = [i for i, a in enumerate(params) if not a.kwarg_only]
+    if len(args) > len(positional):
+        raise _NoMatch
+    values: list[Any] = [_MISSING] * len(params)
+    for i, v in zip(positional, args):
+        values[i] = v
+    names = {a.name: i for i, a in enumerate(params)}
+    for k, v in kwargs.items():
+        i = names.get(k)
+        if i is None or values[i] is not _MISSING:
+            raise _NoMatch
+        values[i] = v
+    out = []
+    for i, a in enumerate(params):
+        v = values[i]
+        if v is _MISSING:
+            if not a.has_default:
+                raise _NoMatch
+            out.append(list(a.default) if isinstance(a.default, list) else a.default)
+            continue
+        out.append(_coerce(v, raws[i], a.type))
+    return out
+
+
+_MISSING = object()
+_namedtuples: dict[tuple, Any] = {}
+
+
+def _finish_result(schema: Any, r: Any) -> Any:
+    rets = schema.returns
+    if isinstance(r, tuple) and len(rets) > 1 and all(x.name for x in rets):
+        key = (schema.base_name, tuple(x.name for x in rets))
+        cls = _namedtuples.get(key)
+        if cls is None:
+            cls = _namedtuples[key] = collections.namedtuple(schema.base_name, key[1])
+        return cls(*r)
+    return r
+
+
+def _copy_out(out: Tensor, r: Any) -> Tensor:
+    if not isinstance(out, Tensor) or not isinstance(r, Tensor):
+        raise TypeError("out= needs a tensor result and a Tensor")
+    if out._a.shape == r._a.shape:
+        out._writable()[...] = r._a.astype(out._a.dtype, copy=False)
+    else:
+        out._a = r._a.astype(out._a.dtype)
+    return out
+
+
+class Dispatcher:
+    """Calls the first overload of aten::`name` whose schema accepts the arguments."""
+
+    def __init__(self, name: str) -> None:
+        self.__name__ = self.name = name
+        self.__qualname__ = name
+        self.__doc__ = f"torch.{name}: see the aten::{name} schemas."
+
+    def overloads(self) -> list[Any]:
+        """The schemas tried, in order."""
+        _load()
+        return [s for s, _, _ in _table.get(self.name, [])]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        _load()
+        out = kwargs.pop("out", None)
+        cands = _table.get(self.name)
+        if not cands:
+            raise AttributeError(f"tsjit has no tensor operator '{self.name}'")
+        for schema, raws, kernel in cands:
+            try:
+                bound = _bind(schema, raws, args, kwargs)
+            except _NoMatch:
+                continue
+            r = _finish_result(schema, kernel(*bound))
+            return _copy_out(out, r) if out is not None else r
+        sigs = "\n".join(" * " + str(s) for s, _, _ in cands)
+        got = ", ".join([type(a).__name__ for a in args] +
+                        [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        raise TypeError(f"{self.name}() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:\n{sigs}")
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        # used as a Tensor method: bind self
+        if obj is None:
+            return self
+        return _Bound(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<tsjit operator {self.name}>"
+
+
+class _Bound:
+    __slots__ = ("d", "obj")
+
+    def __init__(self, d: Dispatcher, obj: Any) -> None:
+        self.d = d
+        self.obj = obj
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.d(self.obj, *args, **kwargs)
+
+
+_dispatchers: dict[str, Dispatcher] = {}
+
+
+def dispatcher(name: str) -> Dispatcher:
+    """The (cached) eager entry point for aten::`name`."""
+    d = _dispatchers.get(name)
+    if d is None:
+        d = _dispatchers[name] = Dispatcher(name)
+    return d
+
+
+def operator_names() -> list[str]:
+    """Every aten name with a tensor kernel."""
+    _load()
+    return sorted(_table)
+
+
+def __getattr__(name: str) -> Any:
+    # `functional.add` etc.: any registered tensor operator
+    if name.startswith("__"):
+        raise AttributeError(name)
+    _load()
+    if name in _table:
+        return dispatcher(name)
+    raise AttributeError(f"module 'tsjit.tensor.functional' has no attribute '{name}'")
+
+
+def first_arg_is_self(name: str) -> bool:
+    """Whether some overload of aten::`name` takes `Tensor self` first (a method)."""
+    _load()
+    for s, raws, _ in _table.get(name, []):
+        if s.arguments and s.arguments[0].name in ("self", "input") and \
+                raws[0].startswith("Tensor") and "[" not in raws[0]:
+            return True
+    return False
+
+
+def _opt(x: Optional[Any]) -> Any:
+    return x

@@ -1,0 +1,151 @@
+"""`Tensor.__getitem__` / `__setitem__` with PyTorch's indexing semantics.
+
+Ints, slices, None and Ellipsis select a view (numpy basic indexing; an Ellipsis is
+appended so that a fully-indexed result stays a 0-d array view instead of becoming a
+numpy scalar). Integer / bool tensors, lists and arrays are advanced indices and copy,
+with numpy's (= PyTorch's) placement rules for the result dimensions.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .tensor import Tensor
+
+
+def _index_array(x: Any) -> Any:
+    """An advanced index (Tensor / list / ndarray) as a numpy int64 or bool array."""
+    a = x._a if isinstance(x, Tensor) else np.asarray(x)
+    if a.dtype == np.bool_:
+        return a
+    if a.dtype == np.uint8:
+        return a.astype(bool)    # PyTorch treats uint8 index tensors as masks (deprecated)
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64, copy=False)
+    if a.size == 0 and not isinstance(x, Tensor):
+        return a.astype(np.int64)   # x[[]] selects nothing
+    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _is_tuple_like_list(x: list) -> bool:
+    # a list holding slices / None / Ellipsis / tensors is indexed like a tuple (numpy's
+    # legacy rule that PyTorch keeps)
+    return any(e is None or e is Ellipsis or isinstance(e, (slice, Tensor)) for e in x)
+
+
+def convert(t: Tensor, idx: Any) -> tuple[tuple, bool]:
+    """The numpy index for `t[idx]` and whether it is basic (a view)."""
+    if isinstance(idx, list) and _is_tuple_like_list(idx):
+        idx = tuple(idx)
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    ndim = t._a.ndim
+    shape = t._a.shape
+    # how many tensor dims the index consumes, to place an Ellipsis
+    consumed = 0
+    for e in idx:
+        if e is None or e is Ellipsis or isinstance(e, bool):
+            continue
+        if isinstance(e, Tensor) and e._a.dtype in (np.bool_, np.uint8):
+            consumed += e._a.ndim
+        elif isinstance(e, np.ndarray) and e.dtype == np.bool_:
+            consumed += e.ndim
+        else:
+            consumed += 1
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out: list[Any] = []
+    basic = True
+    dim = 0
+    seen_ellipsis = False
+    for e in idx:
+        if e is None:
+            out.append(None)
+        elif e is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+            out.append(Ellipsis)
+            dim += ndim - consumed
+        elif isinstance(e, bool) or isinstance(e, np.bool_):
+            out.append(bool(e))
+            basic = False
+        elif isinstance(e, (int, np.integer)) or (
+                isinstance(e, Tensor) and e._a.ndim == 0 and e._a.dtype.kind in "iu"
+                and e._a.dtype != np.uint8):
+            i = int(e)
+            size = shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            out.append(i)
+            dim += 1
+        elif isinstance(e, slice):
+            for v in (e.start, e.stop, e.step):
+                if v is not None and not isinstance(v, (int, np.integer, Tensor)):
+                    raise TypeError("slice indices must be integers or None or have an "
+                                    "__index__ method")
+            step = 1 if e.step is None else int(e.step)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            out.append(slice(None if e.start is None else int(e.start),
+                             None if e.stop is None else int(e.stop), step))
+            dim += 1
+        elif isinstance(e, (Tensor, list, np.ndarray, tuple)):
+            a = _index_array(e)
+            out.append(a)
+            basic = False
+            dim += a.ndim if a.dtype == np.bool_ else 1
+        else:
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                "Variables are valid indices (got " + type(e).__name__ + ")")
+    if basic and not seen_ellipsis:
+        out.append(Ellipsis)   # keeps a fully indexed result a 0-d view, not a scalar
+    return tuple(out), basic
+
+
+def _reraise(e: IndexError) -> IndexError:
+    return IndexError(str(e).replace(" axis ", " dimension "))
+
+
+def getitem(t: Tensor, idx: Any) -> Tensor:
+    """t[idx]: a view for basic indices, a copy for advanced ones."""
+    np_idx, basic = convert(t, idx)
+    try:
+        r = t._a[np_idx]
+    except IndexError as e:
+        raise _reraise(e) from None
+    return Tensor._wrap(r if isinstance(r, np.ndarray) else np.asarray(r))
+
+
+def setitem(t: Tensor, idx: Any, value: Any) -> None:
+    """t[idx] = value, writing through to t's memory (and every view of it)."""
+    from .kernel_util import scalar_to_np
+    np_idx, basic = convert(t, idx)
+    a = t._writable()
+    if isinstance(value, Tensor):
+        v = value._a
+        if v.dtype != a.dtype:
+            with np.errstate(all="ignore"):
+                v = v.astype(a.dtype)
+    elif isinstance(value, (int, float, bool, complex, np.generic)):
+        v = scalar_to_np(value, t.dtype)
+    else:
+        raise TypeError(f"can't assign a {type(value).__name__} to a "
+                        f"{t.dtype.cname}Tensor")
+    try:
+        if basic:
+            view = a[np_idx]
+            view[...] = v
+        else:
+            a[np_idx] = v
+    except IndexError as e:
+        raise _reraise(e) from None
+    except ValueError:
+        target = a[np_idx].shape if basic else np.empty(a.shape)[np_idx].shape
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape [{', '.join(map(str, np.shape(v)))}] "
+            f"cannot be broadcast to indexing result of shape "
+            f"[{', '.join(map(str, target))}]") from None

@@ -1,0 +1,203 @@
+"""Helpers shared by the tensor kernels (`tsjit/ops/kernels/tensor_*.py`).
+
+Kernels receive Tensors and Python values (see the calling convention in
+`tsjit.ops.registry`) and must return Tensors over ndarrays, never numpy scalars.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import dtypes as D
+from .tensor import Tensor, wrap_dim
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# qualified name -> the schema string as written, so the eager dispatcher can see
+# spellings the parsed schema folds away (ScalarType, Device, MemoryFormat are ints there).
+RAW_SCHEMAS: dict[str, str] = {}
+
+
+def op(*schemas: str) -> Callable[[Callable], Callable]:
+    """`tsjit.ops.registry.op` that also remembers the raw schema strings."""
+    from ..ops.registry import op as _op
+    from ..ir.schema import parse_schema
+
+    def deco(fn: Callable) -> Callable:
+        for s in schemas:
+            RAW_SCHEMAS[parse_schema(s).qualified] = s
+        return _op(*schemas)(fn)
+    return deco
+
+
+def wrap(a: Any) -> Tensor:
+    """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
+    return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))
+
+
+def quiet(fn: Callable) -> Callable:
+    """Run a kernel with numpy's floating-point warnings off (PyTorch does not warn)."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    return wrapper
+
+
+def dtype_of(x: Any) -> D.dtype:
+    """The dtype of a Tensor, or of a Python number as a tensor."""
+    return x.dtype if isinstance(x, Tensor) else D.scalar_dtype(x)
+
+
+def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
+    """A Python number as a 0-d array of dtype `dt`, converting like a C++ cast."""
+    nd = D.to_numpy_dtype(dt)
+    if isinstance(v, Tensor):
+        return v._a.astype(nd, copy=False)
+    if isinstance(v, (bool, np.bool_)):
+        return np.asarray(bool(v)).astype(nd)
+    if isinstance(v, (int, np.integer)):
+        v = int(v)
+        if dt.kind == "b":
+            return np.asarray(v != 0)
+        if dt.kind == "i":
+            if v > _INT64_MAX or v < _INT64_MIN:
+                if dt == D.uint64 and 0 <= v < (1 << 64):
+                    return np.asarray(v, np.uint64)
+                raise RuntimeError(
+                    f"value cannot be converted to type {_ctype(dt)} without overflow")
+            return np.asarray(v, np.int64).astype(nd)   # wraps like a C++ cast
+        return np.asarray(float(v) if dt.kind == "f" else v).astype(nd)
+    if isinstance(v, (float, np.floating)):
+        if dt.kind == "b":
+            return np.asarray(v != 0)
+        with np.errstate(all="ignore"):
+            return np.asarray(float(v)).astype(nd)
+    if isinstance(v, (complex, np.complexfloating)):
+        if dt.kind == "c":
+            return np.asarray(v, nd)
+        if dt.kind == "b":
+            return np.asarray(v != 0)
+        with np.errstate(all="ignore"):
+            return np.asarray(v.real).astype(nd)
+    raise TypeError(f"expected a number but got {type(v).__name__}")
+
+
+def _ctype(dt: D.dtype) -> str:
+    return {"int64": "int64_t", "int32": "int", "int16": "short", "int8": "signed char",
+            "uint8": "unsigned char"}.get(dt.name, dt.name)
+
+
+def to_np(x: Any, dt: D.dtype) -> np.ndarray:
+    """The values of a Tensor or Python number as an ndarray of dtype `dt`."""
+    if isinstance(x, Tensor):
+        a = x._a
+        nd = D.to_numpy_dtype(dt)
+        if a.dtype == nd:
+            return a
+        with np.errstate(all="ignore"):
+            return a.astype(nd)
+    return scalar_to_np(x, dt)
+
+
+def cast(a: np.ndarray, dt: D.dtype) -> np.ndarray:
+    """`a` converted to dtype `dt` (no copy when it already is)."""
+    nd = D.to_numpy_dtype(dt)
+    if a.dtype == nd:
+        return a
+    with np.errstate(all="ignore"):
+        return a.astype(nd)
+
+
+def float_result(dt: D.dtype) -> D.dtype:
+    """The dtype of a floating op on `dt`: integers and bools become the default dtype."""
+    return dt if dt.kind in "fc" else D.get_default_dtype()
+
+
+def not_implemented(name: str, dt: D.dtype) -> NotImplementedError:
+    """PyTorch's dispatch error for a dtype a kernel does not support."""
+    return NotImplementedError(f'"{name}" not implemented for \'{dt.cname}\'')
+
+
+def wrap_dims(dims: Optional[Iterable[int]], ndim: int) -> tuple[int, ...]:
+    """Normalised dims, rejecting repeats like PyTorch."""
+    out: list[int] = []
+    for d in dims or ():
+        w = wrap_dim(d, ndim)
+        if w in out:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        out.append(w)
+    return tuple(out)
+
+
+def reduce_axes(dim: Any, ndim: int) -> Optional[tuple[int, ...]]:
+    """Axes for a reduction: None or [] means all; a 0-dim tensor has only dim 0 / -1."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        dim = [dim]
+    if len(dim) == 0:
+        return None
+    axes = wrap_dims(dim, ndim)
+    return axes if ndim > 0 else ()
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The broadcast shape, with PyTorch's error message."""
+    out: tuple[int, ...] = ()
+    for i, shape in enumerate(shapes):
+        out = tuple(shape) if i == 0 else _broadcast2(out, tuple(shape))
+    return out
+
+
+def _broadcast2(a: tuple, b: tuple) -> tuple[int, ...]:
+    n = max(len(a), len(b))
+    out = []
+    for i in range(n):
+        sa = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
+        sb = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b "
+                               f"({sb}) at non-singleton dimension {i}")
+        out.append(sb if sa == 1 else sa)
+    return tuple(out)
+
+
+def write_into(self: Tensor, r: np.ndarray) -> Tensor:
+    """Store result `r` into `self` in place (casting), as an in-place kernel does."""
+    a = self._writable()
+    if r.shape != a.shape:
+        b = _broadcast2(a.shape, r.shape)
+        if b != a.shape:
+            raise RuntimeError(f"output with shape {fmt_shape(a.shape)} doesn't match the "
+                               f"broadcast shape {fmt_shape(b)}")
+    with np.errstate(all="ignore"):
+        np.copyto(a, r, casting="unsafe")
+    return self
+
+
+def inplace_check(self: Tensor, result_dtype: D.dtype) -> None:
+    """Raise PyTorch's error when an in-place result cannot be stored in self's dtype."""
+    D.check_inplace_cast(result_dtype, self.dtype)
+
+
+def as_int_list(v: Any) -> list[int]:
+    """An int or sequence of ints as a list."""
+    if isinstance(v, (int, np.integer)):
+        return [int(v)]
+    return [int(x) for x in v]
+
+
+def numel(shape: Sequence[int]) -> int:
+    """Product of a shape."""
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def fmt_shape(shape: Sequence[int]) -> str:
+    """A shape as PyTorch prints it in messages: [2, 3]."""
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
