@@ -1,0 +1,563 @@
+"""PythonPrint: graphs and class types -> readable Python source, as PyTorch writes `code/`.
+
+Naming: a value prints under its debug name without the `.N` suffix, made unique within
+the function by appending a per-file counter (`x`, `x0`, `x1`); unnamed values are `_0`,
+`_1`, ... numbered across the file. Inlining: a value with one use, no name and a plain
+node is printed inside the expression that uses it, provided that keeps the evaluation
+order (it is produced right before its user, ignoring constants). Constants print as
+literals; tensor constants as `CONSTANTS.cN`.
+"""
+from __future__ import annotations
+
+import keyword
+from typing import Any, Callable, Optional
+
+from ..ir import Block, Function, Graph, Node, Value
+from ..ir import types as T
+from ..ir.printer import format_float_literal
+from ..ir.schema import FunctionSchema
+from .writer import TaggedWriter
+
+INT64_MAX = 2 ** 63 - 1
+RESERVED = set(keyword.kwlist) | {
+    "_", "aten", "attribute", "CONSTANTS", "fork", "getattr", "inf", "nan", "infj", "nanj",
+    "ops", "__torch__", "torch", "annotate", "unchecked_cast", "uninitialized", "isinstance",
+    "print", "range", "int", "float", "str", "bool", "complex", "len", "self",
+}
+# Operators printed with Python syntax or a builtin name rather than `torch.<name>(...)`.
+BUILTIN_CASTS = {"aten::Int": "int", "aten::Float": "float", "aten::str": "str",
+                 "aten::Bool": "bool", "aten::Complex": "complex"}
+
+
+def quote_string(s: str) -> str:
+    """A double-quoted Python string literal."""
+    out = ['"']
+    for ch in s:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+class ConstantTable:
+    """Tensor constants of an archive: `CONSTANTS.c<i>` names the i-th."""
+
+    def __init__(self) -> None:
+        self.tensors: list[Any] = []
+
+    def index(self, t: Any) -> int:
+        for i, x in enumerate(self.tensors):
+            if x is t:
+                return i
+        self.tensors.append(t)
+        return len(self.tensors) - 1
+
+
+class PythonPrinter:
+    """Prints the code objects of one `code/` file."""
+
+    def __init__(self, constants: Optional[ConstantTable] = None,
+                 on_dependency: Optional[Callable[[Any], None]] = None) -> None:
+        self.w = TaggedWriter()
+        self.constants = constants or ConstantTable()
+        self.on_dependency = on_dependency or (lambda dep: None)
+        self.next_id: dict[str, int] = {}
+        self.level = 0
+
+    # --- names --------------------------------------------------------------------
+    def gen_name(self, candidate: str) -> str:
+        name = candidate
+        while name in self.used or name in RESERVED or not name.isidentifier():
+            n = self.next_id.get(candidate, 0)
+            self.next_id[candidate] = n + 1
+            name = f"{candidate}{n}"
+        self.used.add(name)
+        return name
+
+    def name_for(self, v: Value) -> str:
+        base = v.debug_name_base() if v.has_debug_name() else "_"
+        if not base.isidentifier() or keyword.iskeyword(base):
+            base = "_"
+        name = self.gen_name(base)
+        self.names[id(v)] = name
+        return name
+
+    def type_str(self, t: T.Type) -> str:
+        self.note_type(t)
+        return t.annotation_str()
+
+    def note_type(self, t: T.Type) -> None:
+        if isinstance(t, (T.ClassType, T.InterfaceType, T.EnumType)) or \
+                isinstance(t, T.TupleType) and t.qualified_name:
+            self.on_dependency(t)
+        for c in t.contained():
+            self.note_type(c)
+
+    # --- writing ------------------------------------------------------------------
+    def indent(self) -> None:
+        self.w.write("  " * self.level)
+
+    def line(self, text: str) -> None:
+        self.indent()
+        self.w.write(text + "\n")
+
+    # --- classes ------------------------------------------------------------------
+    def print_class(self, t: T.ClassType) -> None:
+        """A class (or module class) with its attributes and compiled methods."""
+        with self.w.source(None):
+            self.line(f"class {t.name}(Module):" if t.is_module else f"class {t.name}:")
+            self.level += 1
+            if t.is_module:
+                params = "".join(quote_string(a.name) + ", " for a in t.attributes if a.is_parameter)
+                buffers = "".join(quote_string(a.name) + ", " for a in t.attributes if a.is_buffer)
+                self.line(f"__parameters__ = [{params}]")
+                self.line(f"__buffers__ = [{buffers}]")
+            for a in t.attributes:
+                ts = self.type_str(a.type)
+                if a.name.isidentifier() and not keyword.iskeyword(a.name):
+                    self.line(f"{a.name} : {ts}")
+                else:
+                    self.line(f"__annotations__[{quote_string(a.name)}] = {ts}")
+            for name, value in t.constants.items():
+                ctype = _constant_annotation(value)
+                self.line(f"{name} : Final[{ctype}] = {self.literal(value)}")
+            empty = not t.attributes and not t.constants and not t.methods and not t.is_module
+            if empty:
+                self.line("pass")
+            for fn in t.methods.values():
+                if fn.is_defined:
+                    self.print_function(fn, is_method=True)
+            self.level -= 1
+
+    def print_named_type(self, t: T.Type) -> None:
+        """A NamedTuple, interface or enum declaration."""
+        with self.w.source(None):
+            if isinstance(t, T.TupleType):
+                self.line(f"class {t.qualified_name.rsplit('.', 1)[-1]}(NamedTuple):")
+                self.level += 1
+                for name, et in zip(t.names or (), t.elems):
+                    self.line(f"{name} : {self.type_str(et)}")
+                self.level -= 1
+            elif isinstance(t, T.InterfaceType):
+                base = "ModuleInterface" if t.is_module else "Interface"
+                self.line(f"class {t.qualified_name.rsplit('.', 1)[-1]}({base}):")
+                self.level += 1
+                for name, schema in t.methods.items():
+                    params = ["self"] + [f"{a.name}: {self.type_str(a.type)}"
+                                         for a in schema.arguments[1:]]
+                    ret = self.type_str(schema.returns[0].type)
+                    self.line(f"def {name}(" + ",\n    ".join(params) + f") -> {ret}:")
+                    self.level += 1
+                    self.line("pass")
+                    self.level -= 1
+                self.level -= 1
+            elif isinstance(t, T.EnumType):
+                self.line(f"class {t.qualified_name.rsplit('.', 1)[-1]}(Enum):")
+                self.level += 1
+                for name, value in t.members.items():
+                    self.line(f"{name} = {self.literal(value)}")
+                self.level -= 1
+
+    # --- functions ----------------------------------------------------------------
+    def print_function(self, fn: Function, is_method: bool = False) -> None:
+        """`def name(params) -> ret:` and the body of fn's graph."""
+        g = fn.graph
+        self.used: set[str] = set()
+        self.names: dict[int, str] = {}
+        self.inline: set[int] = set()
+        schema = fn.schema
+        scan_block(g.block, self.inline)
+        params = []
+        for v, arg in zip(g.inputs, schema.arguments):
+            name = arg.name if arg.name.isidentifier() else "_"
+            name = self.gen_name(name) if name not in self.used else self.gen_name(name)
+            self.names[id(v)] = name
+            p = f"{name}: {self.type_str(arg.type)}"
+            if arg.has_default:
+                p += "=" + self.literal(arg.default)
+            params.append(p)
+        ret = schema.returns[0].type if schema.returns else T.NoneType
+        with self.w.source(_def_range(fn)):
+            self.line(f"def {fn.name}(" + ",\n    ".join(params) + f") -> {self.type_str(ret)}:")
+        self.level += 1
+        self.print_block_body(g.block)
+        outs = g.outputs
+        with self.w.source(outs[0].node.source_range if outs and outs[0].node.source_range else None):
+            self.line(f"return {self.expr(outs[0])}" if len(outs) == 1 else
+                      "return (" + ", ".join(self.expr(o) for o in outs) + ")")
+        self.level -= 1
+
+    def print_block_body(self, b: Block) -> None:
+        for n in b.nodes:
+            if id(n) in self.inline:
+                continue
+            with self.w.source(n.source_range):
+                self.print_node(n)
+
+    def has_statements(self, b: Block) -> bool:
+        return any(id(n) not in self.inline and not _prints_nothing(n) for n in b.nodes)
+
+    def assign_outputs(self, b: Block, targets: list[Value]) -> None:
+        """`a, b = x, y` for block outputs flowing into `targets` (skipping no-op pairs)."""
+        lhs, rhs = [], []
+        for t, v in zip(targets, b.outputs):
+            tn, vs = self.names[id(t)], self.expr(v)
+            if tn != vs:
+                lhs.append(tn)
+                rhs.append(vs)
+        if lhs:
+            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+
+    # --- nodes --------------------------------------------------------------------
+    def print_node(self, n: Node) -> None:
+        k = n.kind
+        if k == "prim::Constant" and not self.is_long_constant(n):
+            return
+        if k == "prim::If":
+            self.print_if(n)
+            return
+        if k == "prim::Loop":
+            self.print_loop(n)
+            return
+        if k == "prim::SetAttr":
+            obj, val = n.inputs
+            name = n.attrs["name"]
+            target = f"{self.expr(obj)}.{name}" if name.isidentifier() else \
+                f"setattr({self.expr(obj)}, {quote_string(name)})"
+            self.line(f"{target} = {self.expr(val)}")
+            return
+        if k == "prim::RaiseException" or not n.outputs:
+            self.line(self.node_expr(n))
+            return
+        if k in ("prim::TupleUnpack", "prim::ListUnpack"):
+            names = [self.name_for(o) for o in n.outputs]
+            self.line(", ".join(names) + ", = " + self.expr(n.input(0)))
+            return
+        names = [self.name_for(o) for o in n.outputs]
+        if _is_declared_none(n):
+            self.line(f"{names[0]}: {self.type_str(n.output().type)} = None")
+            return
+        self.line(", ".join(names) + " = " + self.node_expr(n))
+
+    def is_long_constant(self, n: Node) -> bool:
+        # Long literals and function references are bound to a temporary, as PyTorch does.
+        t = n.output().type
+        if isinstance(t, T.FunctionType):
+            return True
+        v = n.attrs.get("value")
+        return isinstance(v, str) and len(quote_string(v)) + 2 * self.level >= 40 or \
+            _is_declared_none(n)
+
+    def print_if(self, n: Node) -> None:
+        for o in n.outputs:
+            self.name_for(o)
+        self.line(f"if {self.expr(n.input(0))}:")
+        for i, b in enumerate(n.blocks):
+            if i == 1:
+                self.line("else:")
+            self.level += 1
+            self.print_block_body(b)
+            self.assign_outputs(b, list(n.outputs))
+            if not self.has_statements(b) and not any(
+                    self.names[id(t)] != self.expr(v) for t, v in zip(n.outputs, b.outputs)):
+                self.line("pass")
+            self.level -= 1
+
+    def print_loop(self, n: Node) -> None:
+        body = n.blocks[0]
+        max_trip, cond = n.input(0), n.input(1)
+        for o, bi in zip(n.outputs, body.inputs[1:]):
+            name = self.name_for(o)
+            self.names[id(bi)] = name
+        # Loop-carried values start under the name they keep in the body and after the loop.
+        lhs, rhs = [], []
+        for o, init in zip(n.outputs, n.inputs[2:]):
+            if self.names[id(o)] != self.expr(init):
+                lhs.append(self.names[id(o)])
+                rhs.append(self.expr(init))
+        if lhs:
+            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+        is_while = _constant(max_trip) == INT64_MAX
+        if is_while:
+            cond_name = self.gen_name("_")
+            self.line(f"{cond_name} = {self.expr(cond)}")
+            self.line(f"while {cond_name}:")
+            self.level += 1
+            self.print_block_body(body)
+            lhs, rhs = [cond_name], [self.expr(body.outputs[0])]
+            for o, v in zip(n.outputs, body.outputs[1:]):
+                if self.names[id(o)] != self.expr(v):
+                    lhs.append(self.names[id(o)])
+                    rhs.append(self.expr(v))
+            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+            self.level -= 1
+            return
+        if _constant(cond) is not True or _constant(body.outputs[0]) is not True:
+            raise NotImplementedError("printing a loop with both a trip count and a condition")
+        trip = self.name_for(body.inputs[0])
+        self.line(f"for {trip} in range({self.expr(max_trip)}):")
+        self.level += 1
+        self.print_block_body(body)
+        lhs, rhs = [], []
+        for o, v in zip(n.outputs, body.outputs[1:]):
+            if self.names[id(o)] != self.expr(v):
+                lhs.append(self.names[id(o)])
+                rhs.append(self.expr(v))
+        if lhs:
+            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+        elif not self.has_statements(body):
+            self.line("pass")
+        self.level -= 1
+
+    # --- expressions --------------------------------------------------------------
+    def expr(self, v: Value) -> str:
+        name = self.names.get(id(v))
+        if name is not None:
+            return name
+        n = v.node
+        if n.kind == "prim::Constant":
+            return self.literal_of(n)
+        if id(n) in self.inline:
+            return self.node_expr(n)
+        raise AssertionError(f"value {v} printed before it has a name")
+
+    def literal_of(self, n: Node) -> str:
+        if isinstance(n.output().type, T.FunctionType):
+            self.on_dependency(n.callee)
+            return n.attrs["name"]
+        if "value" not in n.attrs:
+            return "None"
+        return self.literal(n.attrs["value"])
+
+    def literal(self, v: Any) -> str:
+        if v is None:
+            return "None"
+        if isinstance(v, bool):
+            return "True" if v else "False"
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, float):
+            return format_float_literal(v)
+        if isinstance(v, str):
+            return quote_string(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(self.literal(x) for x in v) + "]"
+        if isinstance(v, tuple):
+            return "(" + ", ".join(self.literal(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+        if isinstance(v, complex):
+            return f"complex({format_float_literal(v.real)}, {format_float_literal(v.imag)})"
+        if type(v).__name__ == "Tensor":
+            return f"CONSTANTS.c{self.constants.index(v)}"
+        if type(v).__name__ == "Device":
+            return f"torch.device({quote_string(str(v))})"
+        if hasattr(v, "type") and hasattr(v, "name") and isinstance(getattr(v, "type"), T.EnumType):
+            return f"{v.type.qualified_name}.{v.name}"
+        raise NotImplementedError(f"cannot print a constant of type {type(v).__name__}")
+
+    def args(self, vs: Any) -> str:
+        return ", ".join(self.expr(v) for v in vs)
+
+    def node_expr(self, n: Node) -> str:
+        k = n.kind
+        ins = n.inputs
+        if k == "prim::Constant":
+            return self.literal_of(n)
+        if k == "prim::GetAttr":
+            name = n.attrs["name"]
+            obj = self.expr(ins[0])
+            return f"{obj}.{name}" if name.isidentifier() and not keyword.iskeyword(name) else \
+                f"getattr({obj}, {quote_string(name)})"
+        if k == "prim::CallMethod":
+            self.note_type(ins[0].type)
+            return f"({self.expr(ins[0])}).{n.attrs['name']}(" + \
+                "".join(self.expr(v) + ", " for v in ins[1:]) + ")"
+        if k == "prim::CallFunction":
+            return f"{self.expr(ins[0])}(" + "".join(self.expr(v) + ", " for v in ins[1:]) + ")"
+        if k == "prim::ListConstruct":
+            if not ins:
+                return f"annotate({self.type_str(n.output().type)}, [])"
+            return "[" + self.args(ins) + "]"
+        if k == "prim::TupleConstruct":
+            t = n.output().type
+            if isinstance(t, T.TupleType) and t.qualified_name:
+                self.note_type(t)
+                return f"{t.qualified_name}({self.args(ins)})"
+            return "(" + self.args(ins) + ("," if len(ins) == 1 else "") + ")"
+        if k == "prim::DictConstruct":
+            if not ins:
+                return f"annotate({self.type_str(n.output().type)}, {{}})"
+            pairs = [f"{self.expr(ins[i])}: {self.expr(ins[i + 1])}" for i in range(0, len(ins), 2)]
+            return "{" + ", ".join(pairs) + "}"
+        if k == "prim::TupleIndex":
+            return f"{self.expr(ins[0])}[{self.expr(ins[1])}]"
+        if k == "aten::__getitem__":
+            return f"{self.expr(ins[0])}[{self.expr(ins[1])}]"
+        if k == "prim::unchecked_cast":
+            return f"unchecked_cast({self.type_str(n.output().type)}, {self.expr(ins[0])})"
+        if k == "prim::Uninitialized":
+            return f"uninitialized({self.type_str(n.output().type)})"
+        if k == "prim::CreateObject":
+            q = self.type_str(n.output().type)
+            return f"{q}.__new__({q})"
+        if k == "prim::isinstance":
+            types = n.attrs["_types"]
+            ts = ", ".join(self.type_str(t) for t in types)
+            return f"isinstance({self.expr(ins[0])}, {ts if len(types) == 1 else '(' + ts + ')'})"
+        if k == "prim::Print":
+            return f"print({self.args(ins)})"
+        if k == "prim::RaiseException":
+            return f"ops.prim.RaiseException({self.args(ins)})"
+        if k in BUILTIN_CASTS and len(ins) == 1:
+            return f"{BUILTIN_CASTS[k]}({self.expr(ins[0])})"
+        return self.op_call(n)
+
+    def op_call(self, n: Node) -> str:
+        schema: Optional[FunctionSchema] = n.schema
+        ns, name = n.kind.split("::", 1)
+        callee = f"torch.{name}" if ns == "aten" else f"ops.{ns}.{name}"
+        if schema is None:
+            return f"{callee}({self.args(n.inputs)})"
+        formals = schema.arguments
+        ins = list(n.inputs)
+        # Trailing arguments equal to their defaults are left out, as PyTorch does.
+        keep = len(ins)
+        while keep > 0 and keep <= len(formals) and formals[keep - 1].has_default and \
+                _constant_equals(ins[keep - 1], formals[keep - 1].default):
+            keep -= 1
+        parts = []
+        for i, v in enumerate(ins[:keep]):
+            if i < len(formals) and formals[i].kwarg_only:
+                parts.append(f"{formals[i].name}={self.expr(v)}")
+            else:
+                parts.append(self.expr(v))
+        return f"{callee}({', '.join(parts)})"
+
+
+def _constant(v: Value) -> Any:
+    n = v.node
+    if n.kind != "prim::Constant":
+        return ...
+    return n.attrs.get("value")
+
+
+def _constant_equals(v: Value, default: Any) -> bool:
+    c = _constant(v)
+    if c is ...:
+        return False
+    if isinstance(c, bool) or isinstance(default, bool):
+        return type(c) is type(default) and c == default
+    if isinstance(c, (list, tuple)) and isinstance(default, (list, tuple)):
+        return list(c) == list(default)
+    return c == default and type(c) is type(default) or \
+        (isinstance(c, (int, float)) and isinstance(default, (int, float)) and c == default
+         and not isinstance(c, bool))
+
+
+def _is_declared_none(n: Node) -> bool:
+    """`x: Optional[T] = None`: a None constant typed by a declaration, kept as a variable."""
+    return n.kind == "prim::Constant" and "value" not in n.attrs and \
+        n.output().type != T.NoneType and n.output().has_debug_name()
+
+
+def _prints_nothing(n: Node) -> bool:
+    return n.kind == "prim::Constant"
+
+
+def _constant_annotation(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    if v is None:
+        return "NoneType"
+    if isinstance(v, tuple):
+        return "Tuple[" + ", ".join(_constant_annotation(x) for x in v) + "]"
+    return "Any"
+
+
+def _def_range(fn: Function) -> Any:
+    d = getattr(fn, "source_def", None)
+    return getattr(d, "range", None)
+
+
+# --- inlining analysis ------------------------------------------------------------
+
+def _can_inline(v: Value) -> bool:
+    n = v.node
+    if n.kind in ("prim::Constant", "prim::Param") or len(n.outputs) != 1 or len(v.uses) != 1:
+        return False
+    use = v.uses[0]
+    if v.has_debug_name() and use.user.kind != "prim::Return":
+        return False
+    if n.blocks:
+        return False
+    if use.user.kind == "prim::Loop" and use.offset >= 2:
+        return False
+    if n.kind in ("prim::isinstance", "prim::TupleUnpack", "prim::ListUnpack", "prim::Uninitialized"):
+        return False
+    return True
+
+
+def _previous_non_constant(n: Node) -> Optional[Node]:
+    block = n.owning_block
+    if n.kind == "prim::Return":
+        i = len(block.nodes)
+    else:
+        i = block.nodes.index(n)
+    i -= 1
+    while i >= 0 and block.nodes[i].kind == "prim::Constant":
+        i -= 1
+    return block.nodes[i] if i >= 0 else None
+
+
+def scan_block(b: Block, inline: set[int]) -> None:
+    """Mark nodes whose single output is printed inside its user (evaluation order kept)."""
+    _scan_node(b.return_node, inline)
+    for n in reversed(b.nodes):
+        _scan_node(n, inline)
+
+
+def _scan_node(n: Node, inline: set[int]) -> None:
+    if id(n) in inline:
+        return
+    for b in n.blocks:
+        scan_block(b, inline)
+    point: Optional[Node] = n
+    # Inputs are evaluated left to right, so match them right to left against the nodes
+    # emitted just before `n`.
+    for v in reversed(n.inputs):
+        point = _scan_value(point, v, inline)
+
+
+def _scan_value(point: Optional[Node], v: Value, inline: set[int]) -> Optional[Node]:
+    producer = v.node
+    if point is None:
+        return None
+    if producer.kind == "prim::Constant":
+        return point
+    if _can_inline(v) and producer.owning_block is point.owning_block and \
+            _previous_non_constant(point) is producer:
+        inline.add(id(producer))
+        for inp in reversed(producer.inputs):
+            producer_point = _scan_value(producer, inp, inline)
+            if producer_point is None:
+                break
+            producer = producer_point
+        return producer
+    return point

@@ -1,0 +1,42 @@
+"""A text writer that records which source range produced each part of its output."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+from ..ir.diagnostics import SourceRange
+
+
+class TaggedWriter:
+    """Accumulates text; `ranges` are (offset, SourceRange) pairs, recorded when the
+    active range changes, as the `.debug_pkl` records need."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.length = 0
+        self.ranges: list[tuple[int, Optional[SourceRange]]] = []
+        self._stack: list[Optional[SourceRange]] = [None]
+
+    def write(self, text: str) -> None:
+        if not text:
+            return
+        top = self._stack[-1]
+        if not self.ranges or self.ranges[-1][1] is not top:
+            if self.ranges and self.ranges[-1][0] == self.length:
+                self.ranges[-1] = (self.length, top)
+            else:
+                self.ranges.append((self.length, top))
+        self.parts.append(text)
+        self.length += len(text)
+
+    @contextmanager
+    def source(self, rng: Optional[SourceRange]) -> Iterator[None]:
+        """Attribute text written inside the block to `rng` (or the enclosing range)."""
+        self._stack.append(rng if rng is not None else self._stack[-1])
+        try:
+            yield
+        finally:
+            self._stack.pop()
+
+    def text(self) -> str:
+        return "".join(self.parts)
