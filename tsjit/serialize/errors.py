@@ -1,0 +1,29 @@
+"""Errors raised while reading or writing TorchScript archives and their pickles.
+
+Every message names the archive record it is about (e.g. ``model/data.pkl``) and, where
+it helps, the byte offset inside that record or file, so that a user with a broken or
+hostile archive can tell what was rejected and where.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from tsjit.ir.diagnostics import TsjitError
+
+
+class ArchiveError(TsjitError):
+    """The archive is not a valid TorchScript zip: bad zip, bad layout or a bad record."""
+
+    def __init__(self, message: str, record: Optional[str] = None,
+                 offset: Optional[int] = None) -> None:
+        self.record = record
+        self.offset = offset
+        super().__init__(message)
+
+
+class UnpicklingError(ArchiveError):
+    """A pickle record is malformed or refers to a global that is not allowed."""
+
+
+class PicklingError(ArchiveError):
+    """A value cannot be written as a TorchScript pickle (unsupported type, cycle, ...)."""
