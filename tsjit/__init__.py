@@ -1,1 +1,31 @@
-"""tsjit: a TorchScript-style compiler and archive runtime over numpy."""
+"""tsjit: a TorchScript-style compiler and archive runtime in Python over numpy.
+
+    import tsjit
+    m = tsjit.script(MyModule())      # compile
+    tsjit.save(m, "m.pt")             # an archive PyTorch can load
+    n = tsjit.load("m.pt")            # also archives written by torch.jit.save
+    y = n(tsjit.randn(3, 4))
+
+Names mirror PyTorch's, so model source written against `torch` runs with
+`import tsjit as torch`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import tensor as _tensor
+from .tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
+from .tensor import Tensor, Size, dtype, device, no_grad, enable_grad
+from .ir.diagnostics import CompileError, ParseError, TsjitError
+from .interpreter.errors import ScriptError
+from . import jit, nn
+from .jit import ScriptFunction, ScriptModule, load, save, script
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The eager operators (`tsjit.relu`, `tsjit.matmul`, ...), resolved on first use.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(_tensor.functional, name)

@@ -21,6 +21,7 @@ from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
 from ..ops import registry
+from ..tensor import Device, Tensor, dtype as TensorDtype
 from . import ast
 from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
@@ -79,7 +80,7 @@ class ScriptCompiler:
             return BuiltinFunction(op)
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
-        if isinstance(obj, bool) or isinstance(obj, (int, float, str)) and not isinstance(obj, enum.Enum):
+        if isinstance(obj, (bool, int, float, str, Device)) and not isinstance(obj, enum.Enum):
             return SimpleValue(c.emit_constant(obj, rng))
         if getattr(py_builtins, getattr(obj, "__name__", ""), None) is obj:
             b = lookup_builtin(obj.__name__)
@@ -110,8 +111,10 @@ class ScriptCompiler:
                   complex: T.ComplexType, type(None): T.NoneType}
         if cls in simple:
             return simple[cls]
-        if getattr(cls, "__tsjit_type__", None) is not None:
-            return cls.__tsjit_type__   # e.g. tsjit.Tensor -> Tensor
+        if issubclass(cls, Tensor):
+            return T.TensorType
+        if issubclass(cls, Device):
+            return T.DeviceType
         if cls in self.classes:
             return self.classes[cls]
         if getattr(cls, "__tsjit_module__", False):
@@ -176,8 +179,7 @@ class ScriptCompiler:
         for name, value in vars(m).items():
             if name in IGNORED_MODULE_ATTRIBUTES or name in constants or name in subs:
                 continue
-            if callable(value) and not hasattr(value, "__tsjit_type__") and \
-                    not isinstance(value, (list, dict, tuple)):
+            if callable(value) and not isinstance(value, (list, dict, tuple, Tensor)):
                 continue
             ann = annotations.get(name)
             t = self.annotation_type(ann) if ann is not None else None
@@ -276,9 +278,10 @@ def infer_type(value: Any) -> Optional[T.Type]:
         return T.FloatType
     if isinstance(value, str):
         return T.StrType
-    t = getattr(type(value), "__tsjit_type__", None)
-    if t is not None:
-        return t
+    if isinstance(value, Tensor):
+        return T.TensorType
+    if isinstance(value, Device):
+        return T.DeviceType
     if isinstance(value, tuple):
         elems = [infer_type(v) for v in value]
         return None if any(e is None for e in elems) else T.TupleType(tuple(elems))  # type: ignore[arg-type]

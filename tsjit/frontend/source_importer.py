@@ -1,0 +1,217 @@
+"""Compiling an archive's `code/` files: qualified names -> class types and functions.
+
+A name `__torch__.a.b.C` lives in `code/__torch__/a/b.py`. A file is parsed when one of
+its names is first needed, and every class and function in it is declared then; method
+and function bodies compile lazily, on first call or schema lookup. Archive code reaches
+only registered operators and the archive's own code objects: `torch.<op>` and
+`ops.<ns>.<op>` name operators, `__torch__.*` names archive classes and functions,
+`CONSTANTS.cN` the archive's tensor constants.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ..ir import CompilationUnit, Function
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from . import ast
+from .builtins import lookup_builtin
+from .compiler import FunctionCompiler
+from .constants import eval_constant
+from .parser import parse
+from .resolver import Resolver
+from .sugared import (ClassNamespaceValue, ClassValue, FunctionValue, NamespaceValue,
+                      SimpleValue, SugaredValue)
+
+
+class ArchiveResolver(Resolver):
+    """Names visible to archive code."""
+
+    def __init__(self, importer: "SourceImporter") -> None:
+        self.importer = importer
+
+    def resolve_name(self, name: str, c: Any, rng: SourceRange) -> Optional[SugaredValue]:
+        if name == "torch":
+            return NamespaceValue("aten", "torch")
+        if name == "__torch__":
+            return ClassNamespaceValue("__torch__")
+        if name == "CONSTANTS":
+            return _ConstantsValue(self.importer.constants)
+        if name in ("inf", "nan"):
+            return SimpleValue(c.emit_constant(float(name), rng))
+        return lookup_builtin(name)
+
+    def resolve_qualified(self, name: str, c: Any, rng: SourceRange) -> SugaredValue:
+        found = self.importer.lookup(name, rng)
+        if isinstance(found, Function):
+            return FunctionValue(found)
+        if found is not None:
+            return ClassValue(found)
+        return ClassNamespaceValue(name)
+
+    def resolve_type(self, name: str, c: Any, rng: SourceRange) -> Optional[T.Type]:
+        found = self.importer.lookup(name, rng)
+        if found is None or isinstance(found, Function):
+            raise CompileError(f"unknown type {name} (not defined in this archive)", rng)
+        return found
+
+    def resolve_annotation(self, e: ast.Expr, c: Any) -> Optional[SugaredValue]:
+        return None
+
+    def function(self, name: str, c: Any, rng: SourceRange) -> Optional[Function]:
+        found = self.importer.lookup(name, rng)
+        return found if isinstance(found, Function) else None
+
+
+class _ConstantsValue(SugaredValue):
+    kind = "CONSTANTS"
+
+    def __init__(self, constants: list) -> None:
+        self.constants = constants
+
+    def attr(self, c: Any, rng: SourceRange, name: str) -> SugaredValue:
+        if not name.startswith("c") or not name[1:].isdigit() or int(name[1:]) >= len(self.constants):
+            raise CompileError(f"CONSTANTS.{name} does not exist in this archive "
+                               f"({len(self.constants)} constants)", rng)
+        return SimpleValue(c.emit_constant(self.constants[int(name[1:])], rng, T.TensorType))
+
+
+class SourceImporter:
+    """Loads code objects of one archive into `cu` on demand."""
+
+    def __init__(self, cu: CompilationUnit, read_code: Callable[[str], Optional[tuple[str, str]]],
+                 constants: list) -> None:
+        self.cu = cu
+        self.read_code = read_code   # "code/__torch__/a/b.py" -> (text, record name) or None
+        self.constants = constants
+        self.resolver = ArchiveResolver(self)
+        self.loaded_files: set[str] = set()
+
+    def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
+        """The type or function named `name`, loading its file first; None if no such name."""
+        found = self.cu.types.get(name) or self.cu.functions.get(name)
+        if found is not None:
+            return found
+        prefix = name.rsplit(".", 1)[0]
+        path = "code/" + prefix.replace(".", "/") + ".py"
+        if path not in self.loaded_files:
+            self.loaded_files.add(path)
+            got = self.read_code(path)
+            if got is not None:
+                self.load_file(prefix, got[0], got[1])
+        return self.cu.types.get(name) or self.cu.functions.get(name)
+
+    def load_class(self, name: str) -> T.Type:
+        """The class type `name`; an error if the archive does not define it."""
+        t = self.lookup(name)
+        if t is None or isinstance(t, Function):
+            raise CompileError(f"the archive has no class {name}")
+        return t
+
+    def load_file(self, prefix: str, text: str, filename: str) -> None:
+        module = parse(text, filename)
+        for stmt in module.body:
+            if isinstance(stmt, ast.ClassDef):
+                self.declare_class(prefix, stmt)
+            elif isinstance(stmt, ast.Def):
+                self.declare_function(f"{prefix}.{stmt.name}", stmt, None)
+            else:
+                raise CompileError("archive code files hold only classes and functions", stmt.range)
+
+    def declare_function(self, qualified: str, d: ast.Def, owner: Optional[T.ClassType]) -> Function:
+        def define(fn: Function) -> None:
+            fn.source_def = d
+            FunctionCompiler(self.cu, self.resolver, fn, d, owner).compile()
+        fn = Function(qualified, owner=owner, definer=define)
+        if owner is None:
+            self.cu.register_function(fn)
+        else:
+            owner.methods[d.name] = fn
+        return fn
+
+    def declare_class(self, prefix: str, c: ast.ClassDef) -> None:
+        qualified = f"{prefix}.{c.name}"
+        bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in c.bases]
+        if "NamedTuple" in bases:
+            self.cu.register_type(self.named_tuple(qualified, c))
+            return
+        if "Interface" in bases or "ModuleInterface" in bases:
+            self.cu.register_type(self.interface(qualified, c, "ModuleInterface" in bases))
+            return
+        if "Enum" in bases:
+            self.cu.register_type(self.enum(qualified, c))
+            return
+        t = T.ClassType(qualified, is_module="Module" in bases)
+        self.cu.register_type(t)
+        params: list[str] = []
+        buffers: list[str] = []
+        compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
+        for stmt in c.body:
+            if isinstance(stmt, ast.Def):
+                self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name) and target.id in ("__parameters__", "__buffers__"):
+                    names = [eval_constant(e) for e in getattr(stmt.value, "elts", ())]
+                    (params if target.id == "__parameters__" else buffers).extend(names)
+                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                        target.value.id == "__annotations__":
+                    name = eval_constant(target.index)
+                    t.add_attribute(name, compiler.type_from_expr(stmt.value))
+                else:
+                    raise CompileError("unexpected assignment in an archive class body", stmt.range)
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                ann = stmt.annotation
+                if isinstance(ann, ast.Subscript) and getattr(ann.value, "id", "") == "Final":
+                    if stmt.value is None:
+                        raise CompileError("a Final constant needs a value", stmt.range)
+                    t.constants[stmt.target.id] = eval_constant(stmt.value)
+                else:
+                    t.add_attribute(stmt.target.id, compiler.type_from_expr(ann))
+            elif isinstance(stmt, ast.Pass):
+                pass
+            else:
+                raise CompileError("unexpected statement in an archive class body", stmt.range)
+        for a in t.attributes:
+            a.is_parameter = a.name in params
+            a.is_buffer = a.name in buffers
+
+    def named_tuple(self, qualified: str, c: ast.ClassDef) -> T.TupleType:
+        compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
+        names, types = [], []
+        for stmt in c.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                names.append(stmt.target.id)
+                types.append(compiler.type_from_expr(stmt.annotation))
+        return T.TupleType(tuple(types), tuple(names), qualified)
+
+    def interface(self, qualified: str, c: ast.ClassDef, is_module: bool) -> T.InterfaceType:
+        t = T.InterfaceType(qualified, is_module=is_module)
+        for stmt in c.body:
+            if isinstance(stmt, ast.Def):
+                fn = Function(f"{qualified}.{stmt.name}")
+                comp = FunctionCompiler(self.cu, self.resolver, fn, stmt, t)
+                args = comp.emit_params(stmt)
+                ret = comp.type_from_expr(stmt.returns) if stmt.returns is not None else T.NoneType
+                from ..ir.schema import Argument, FunctionSchema
+                t.methods[stmt.name] = FunctionSchema(stmt.name, "", tuple(args), (Argument("", ret),))
+        return t
+
+    def enum(self, qualified: str, c: ast.ClassDef) -> T.EnumType:
+        members = {}
+        for stmt in c.body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                members[stmt.targets[0].id] = eval_constant(stmt.value)
+        values = list(members.values())
+        vt = T.IntType if all(isinstance(v, int) for v in values) else \
+            T.FloatType if all(isinstance(v, float) for v in values) else T.StrType
+        return T.EnumType(qualified, vt, members)
+
+
+def _empty_def() -> ast.Def:
+    from ..ir.diagnostics import Source
+    src = Source("", "<archive>")
+    return ast.Def(src.range(0, 0), "<class body>", (), None, ())
+
+
+_EMPTY_DEF = _empty_def()

@@ -1,0 +1,47 @@
+"""tsjit.jit: scripting, saving and loading (mirrors torch.jit)."""
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .script_module import ArgumentError, ScriptFunction, ScriptMethod, ScriptModule
+from .scripting import compilation_unit, reset_compilation_unit, script
+
+
+def export(fn: Any) -> Any:
+    """Mark a module method to be compiled (and kept) even if forward does not call it."""
+    fn.__tsjit_export__ = True
+    return fn
+
+
+def ignore(fn: Any) -> Any:
+    """Leave a method to Python: it is not compiled."""
+    fn.__tsjit_ignore__ = True
+    return fn
+
+
+def unused(fn: Any) -> Any:
+    """Compile calls to this method as raising an exception; the body is not compiled."""
+    fn.__tsjit_unused__ = True
+    return fn
+
+
+def save(m: Any, path: Any) -> None:
+    """Write a scripted module as an archive PyTorch's torch.jit.load reads."""
+    from ..serialize import save_module
+    save_module(m, path)
+
+
+def load(path: Any) -> ScriptModule:
+    """Load an archive written by tsjit.save or by PyTorch's torch.jit.save."""
+    from ..serialize import load_module
+    return load_module(path)
+
+
+def annotate(the_type: Any, the_value: Any) -> Any:
+    """In Python, the value itself; in scripted code, a typed value."""
+    return the_value
+
+
+__all__ = ["ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
+           "compilation_unit", "reset_compilation_unit", "script", "export", "ignore", "unused",
+           "save", "load", "annotate"]

@@ -1,0 +1,298 @@
+"""The Python-facing wrappers of scripted code: ScriptModule, ScriptMethod, ScriptFunction."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Iterator, Optional
+
+import numpy as np
+
+from ..interpreter import Object, call_function
+from ..interpreter.errors import ScriptError
+from ..interpreter.objects import UNINITIALIZED
+from ..ir import Function, Graph
+from ..ir import types as T
+from ..ir.diagnostics import TsjitError
+from ..tensor import Tensor, from_numpy
+
+
+class ArgumentError(TsjitError, TypeError):
+    """A scripted callable was called with arguments its schema does not accept."""
+
+
+def _to_runtime(v: Any) -> Any:
+    """Accept numpy arrays where tensors are expected."""
+    if isinstance(v, np.ndarray):
+        return from_numpy(v)
+    if isinstance(v, ScriptModule):
+        return v._c
+    return v
+
+
+def bind_arguments(fn: Function, args: tuple, kwargs: dict, skip_self: bool) -> list:
+    """Positional run-time arguments for `fn` from a Python call, defaults filled in."""
+    schema = fn.schema
+    formals = schema.arguments[1:] if skip_self else schema.arguments
+    if len(args) > len(formals):
+        raise ArgumentError(f"{fn.name}() expected at most {len(formals)} argument(s) but "
+                            f"received {len(args)} argument(s). Declaration: {schema}")
+    out = [_to_runtime(a) for a in args]
+    for f in formals[len(args):]:
+        if f.name in kwargs:
+            out.append(_to_runtime(kwargs.pop(f.name)))
+        elif f.has_default:
+            out.append(f.default)
+        else:
+            raise ArgumentError(f"{fn.name}() is missing value for argument '{f.name}'. "
+                                f"Declaration: {schema}")
+    if kwargs:
+        raise ArgumentError(f"{fn.name}() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'. Declaration: {schema}")
+    for f, v in zip(formals, out):
+        if not _accepts(f.type, v):
+            raise ArgumentError(f"{fn.name}() expected a value of type "
+                                f"'{f.type.annotation_str()}' for argument '{f.name}' but "
+                                f"instead found type '{type(v).__name__}'. Declaration: {schema}")
+    return out
+
+
+def _accepts(t: T.Type, v: Any) -> bool:
+    from ..interpreter.prim_kernels import value_is
+    if t == T.FloatType and isinstance(v, int) and not isinstance(v, bool):
+        return False
+    if isinstance(t, (T.ClassType, T.InterfaceType)) or t in (T.AnyType, T.NumberType):
+        return True
+    return value_is(v, t)
+
+
+class ScriptFunction:
+    """A compiled free function: call it, look at `.graph` and `.code`."""
+
+    def __init__(self, fn: Function) -> None:
+        self.function = fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return call_function(self.function, bind_arguments(self.function, args, kwargs, False))
+
+    @property
+    def graph(self) -> Graph:
+        return self.function.graph
+
+    @property
+    def schema(self) -> Any:
+        return self.function.schema
+
+    @property
+    def name(self) -> str:
+        return self.function.name
+
+    @property
+    def qualified_name(self) -> str:
+        return self.function.qualified_name
+
+    @property
+    def code(self) -> str:
+        from ..printer import PythonPrinter
+        p = PythonPrinter()
+        p.print_function(self.function)
+        return p.w.text()
+
+    def __repr__(self) -> str:
+        return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
+
+
+class ScriptMethod:
+    """A method bound to its module."""
+
+    def __init__(self, owner: "ScriptModule", fn: Function) -> None:
+        self.owner = owner
+        self.function = fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        bound = bind_arguments(self.function, args, kwargs, True)
+        return _wrap_result(call_function(self.function, [self.owner._c] + bound))
+
+    @property
+    def graph(self) -> Graph:
+        return self.function.graph
+
+    @property
+    def schema(self) -> Any:
+        return self.function.schema
+
+    @property
+    def name(self) -> str:
+        return self.function.name
+
+    @property
+    def code(self) -> str:
+        from ..printer import PythonPrinter
+        p = PythonPrinter()
+        p.print_function(self.function, is_method=True)
+        return p.w.text()
+
+
+def _wrap_result(v: Any) -> Any:
+    if isinstance(v, Object) and v.type.is_module:
+        return ScriptModule(v)
+    return v
+
+
+class ScriptModule:
+    """A scripted or loaded module: its attributes, submodules and methods."""
+
+    def __init__(self, obj: Object) -> None:
+        object.__setattr__(self, "_c", obj)
+
+    @property
+    def _type(self) -> T.ClassType:
+        return self._c.type
+
+    def __getattr__(self, name: str) -> Any:
+        obj = self.__dict__.get("_c")
+        if obj is None:
+            raise AttributeError(name)
+        t = obj.type
+        fn = t.methods.get(name)
+        if fn is not None:
+            return ScriptMethod(self, fn)
+        if t.attribute_slot(name) >= 0:
+            v = obj.getattr(name)
+            if v is UNINITIALIZED:
+                raise AttributeError(f"attribute '{name}' of {t.name} was never set")
+            return _wrap_result(v)
+        if name in t.constants:
+            return t.constants[name]
+        raise AttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        t = self._c.type
+        attr = t.find_attribute(name)
+        if attr is None:
+            raise AttributeError(f"cannot add attribute '{name}' to script module {t.name}; "
+                                 "its attributes are fixed when it is scripted")
+        value = _to_runtime(value)
+        if not _accepts(attr.type, value):
+            raise ArgumentError(f"attribute '{name}' has type {attr.type.annotation_str()}, "
+                                f"which a {type(value).__name__} does not fit")
+        self._c.setattr(name, value)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    def __getitem__(self, key: Any) -> Any:
+        return getattr(self, str(key))
+
+    def __len__(self) -> int:
+        return len(list(self.named_children()))
+
+    # --- introspection -------------------------------------------------------------
+    @property
+    def graph(self) -> Graph:
+        return self._c.type.methods["forward"].graph
+
+    @property
+    def code(self) -> str:
+        return self.forward.code
+
+    @property
+    def original_name(self) -> str:
+        return self._c.type.name
+
+    @property
+    def qualified_name(self) -> str:
+        return self._c.type.qualified_name
+
+    def named_children(self) -> Iterator[tuple[str, "ScriptModule"]]:
+        for a in self._c.type.attributes:
+            if isinstance(a.type, T.ClassType) and a.type.is_module:
+                v = self._c.getattr(a.name)
+                if isinstance(v, Object):
+                    yield a.name, ScriptModule(v)
+
+    def children(self) -> Iterator["ScriptModule"]:
+        for _, m in self.named_children():
+            yield m
+
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, "ScriptModule"]]:
+        yield prefix, self
+        for name, m in self.named_children():
+            yield from m.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator["ScriptModule"]:
+        for _, m in self.named_modules():
+            yield m
+
+    def _named_tensors(self, kind: str, prefix: str = "") -> Iterator[tuple[str, Tensor]]:
+        for mp, m in self.named_modules(prefix):
+            for a in m._c.type.attributes:
+                if getattr(a, kind):
+                    v = m._c.getattr(a.name)
+                    if isinstance(v, Tensor):
+                        yield (f"{mp}.{a.name}" if mp else a.name), v
+
+    def named_parameters(self) -> Iterator[tuple[str, Tensor]]:
+        return self._named_tensors("is_parameter")
+
+    def parameters(self) -> Iterator[Tensor]:
+        for _, p in self.named_parameters():
+            yield p
+
+    def named_buffers(self) -> Iterator[tuple[str, Tensor]]:
+        return self._named_tensors("is_buffer")
+
+    def buffers(self) -> Iterator[Tensor]:
+        for _, b in self.named_buffers():
+            yield b
+
+    def state_dict(self) -> "OrderedDict[str, Tensor]":
+        """Parameters and buffers by dotted name (parameters first within each module)."""
+        out: OrderedDict[str, Tensor] = OrderedDict()
+        for mp, m in self.named_modules():
+            for a in m._c.type.attributes:
+                if a.is_parameter or a.is_buffer:
+                    v = m._c.getattr(a.name)
+                    if isinstance(v, Tensor):
+                        out[f"{mp}.{a.name}" if mp else a.name] = v
+        return out
+
+    def load_state_dict(self, state: dict, strict: bool = True) -> Any:
+        """Copy tensors from `state` into this module's parameters and buffers in place."""
+        own = self.state_dict()
+        missing = [k for k in own if k not in state]
+        unexpected = [k for k in state if k not in own]
+        if strict and (missing or unexpected):
+            raise TsjitError(f"Error(s) in loading state_dict for {self.original_name}: "
+                             f"missing keys {missing}, unexpected keys {unexpected}")
+        for k, t in own.items():
+            if k in state:
+                src = _to_runtime(state[k])
+                if tuple(src.shape) != tuple(t.shape):
+                    raise TsjitError(f"size mismatch for {k}: copying a tensor of shape "
+                                     f"{tuple(src.shape)} into one of shape {tuple(t.shape)}")
+                t.copy_(src)
+        return missing, unexpected
+
+    @property
+    def training(self) -> bool:
+        return bool(self._c.getattr("training")) if self._c.type.attribute_slot("training") >= 0 else False
+
+    def train(self, mode: bool = True) -> "ScriptModule":
+        for m in self.modules():
+            if m._c.type.attribute_slot("training") >= 0:
+                m._c.setattr("training", mode)
+        return self
+
+    def eval(self) -> "ScriptModule":
+        return self.train(False)
+
+    def save(self, path: Any) -> None:
+        """Write this module as an archive (see tsjit.save)."""
+        from . import save
+        save(self, path)
+
+    def __repr__(self) -> str:
+        return f"<tsjit.ScriptModule {self._c.type.qualified_name}>"
+
+
+__all__ = ["ScriptModule", "ScriptMethod", "ScriptFunction", "ArgumentError", "ScriptError",
+           "Optional"]

@@ -1,0 +1,87 @@
+"""`script()`: compile Python functions and module instances into runnable objects."""
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from ..frontend.script import ModuleTypeInfo, ScriptCompiler
+from ..interpreter import Object
+from ..ir import CompilationUnit
+from ..ir.diagnostics import TsjitError
+from .script_module import ScriptFunction, ScriptModule
+
+# Like PyTorch's Python-side compilation unit: one per process, so names stay unique and
+# repeated scripting of equal module types shares class types.
+_cu = CompilationUnit()
+_compiler = ScriptCompiler(_cu)
+
+
+def compilation_unit() -> CompilationUnit:
+    """The process-wide CompilationUnit scripted code lives in."""
+    return _cu
+
+
+def reset_compilation_unit() -> None:
+    """Start a fresh CompilationUnit (mangling counters restart); for tests and tools."""
+    global _cu, _compiler
+    _cu = CompilationUnit()
+    _compiler = ScriptCompiler(_cu)
+
+
+def script(obj: Any) -> Any:
+    """Compile a module instance, function or class to TorchScript."""
+    if isinstance(obj, (ScriptModule, ScriptFunction)):
+        return obj
+    if getattr(type(obj), "__tsjit_module__", False):
+        return _script_module(obj)
+    if inspect.isfunction(obj):
+        fn = _compiler.function(obj)
+        fn.ensure_defined()
+        return ScriptFunction(fn)
+    if inspect.isclass(obj):
+        if getattr(obj, "__tsjit_module__", False):
+            raise TsjitError(f"script() takes a module instance, not the class {obj.__name__}; "
+                             f"call script({obj.__name__}(...))")
+        _compiler.python_type(obj, None)
+        return obj
+    raise TsjitError(f"cannot script an object of type {type(obj).__name__}; script() takes "
+                     "a module instance, a function or a class")
+
+
+def _script_module(m: Any) -> ScriptModule:
+    info = _compiler.module_type(m)
+    _compile_methods(m, info)
+    return ScriptModule(_create_object(m, info))
+
+
+def _compile_methods(m: Any, info: ModuleTypeInfo) -> None:
+    for name, sub in m._modules.items():
+        if sub is not None:
+            _compile_methods(sub, info.submodules[name])
+    _compiler.compile_module_methods(info.type, type(m))
+
+
+def _create_object(m: Any, info: ModuleTypeInfo) -> Object:
+    t = info.type
+    slots = []
+    for a in t.attributes:
+        if a.is_parameter:
+            slots.append(m._parameters[a.name])
+        elif a.is_buffer:
+            slots.append(m._buffers[a.name])
+        elif a.name in info.submodules:
+            slots.append(_create_object(m._modules[a.name], info.submodules[a.name]))
+        else:
+            slots.append(_copy_value(getattr(m, a.name)))
+    return Object(t, slots)
+
+
+def _copy_value(v: Any) -> Any:
+    """Containers are copied into the scripted object, as PyTorch converts them."""
+    if isinstance(v, list):
+        return [_copy_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy_value(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return tuple(_copy_value(x) for x in v)
+    return v

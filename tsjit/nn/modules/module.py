@@ -1,0 +1,207 @@
+"""Module: the base of every model, with parameters, buffers and submodules like torch.nn."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Iterator, Optional
+
+from ...tensor import Tensor
+from ..parameter import Parameter
+
+
+class Module:
+    """Base class for models: assigning a Parameter, Module or registered buffer to an
+    attribute registers it; `__call__` runs `forward`."""
+
+    __tsjit_module__ = True
+    __tsjit_module_base__ = True   # contributes no methods to scripted module classes
+
+    # Class annotations as PyTorch declares them; scripting reads them (see
+    # frontend.script.class_annotations) to type `training` and the hook flag.
+    training: bool
+    _is_full_backward_hook: Optional[bool]
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
+
+    # --- registration -------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        if "_parameters" not in d:
+            raise AttributeError("cannot assign attributes before Module.__init__() call")
+        params, buffers, modules = d["_parameters"], d["_buffers"], d["_modules"]
+        for table in (params, buffers, modules):
+            if name in table and not self._fits(table, value):
+                del table[name]
+        if isinstance(value, Parameter):
+            d.pop(name, None)
+            params[name] = value
+        elif isinstance(value, Module):
+            d.pop(name, None)
+            modules[name] = value
+        elif name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            buffers[name] = value
+        elif name in modules:
+            modules[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _fits(table: dict, value: Any) -> bool:
+        return value is None or isinstance(value, (Tensor, Module))
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        for table in ("_parameters", "_buffers", "_modules"):
+            t = d.get(table)
+            if t is not None and name in t:
+                return t[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in (self._parameters, self._buffers, self._modules):
+            if name in table:
+                del table[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
+        """Add a buffer (state that is not a parameter); non-persistent ones stay out of
+        the state dict."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str) or not name or "." in name:
+            raise KeyError(f"buffer name must be a non-empty string without '.', got {name!r}")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}'")
+        self.__dict__.pop(name, None)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
+        """Add a parameter (or None) under `name`."""
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}'")
+        self.__dict__.pop(name, None)
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Optional["Module"]) -> None:
+        """Add a submodule under `name`."""
+        self.__dict__.pop(name, None)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # --- calling ------------------------------------------------------------------
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    # --- traversal ----------------------------------------------------------------
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, "Module"]]:
+        yield prefix, self
+        for name, m in self._modules.items():
+            if m is not None:
+                yield from m.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator["Module"]:
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        for name, m in self._modules.items():
+            if m is not None:
+                yield name, m
+
+    def children(self) -> Iterator["Module"]:
+        for _, m in self.named_children():
+            yield m
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
+        seen: set[int] = set()
+        mods = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for mp, m in mods:
+            for name, p in m._parameters.items():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    yield (f"{mp}.{name}" if mp else name), p
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+        mods = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for mp, m in mods:
+            for name, b in m._buffers.items():
+                if b is not None:
+                    yield (f"{mp}.{name}" if mp else name), b
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    # --- state --------------------------------------------------------------------
+    def state_dict(self, prefix: str = "") -> "OrderedDict[str, Tensor]":
+        """Parameters and persistent buffers by dotted name."""
+        out: OrderedDict[str, Tensor] = OrderedDict()
+        for name, p in self._parameters.items():
+            if p is not None:
+                out[prefix + name] = p
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                out[prefix + name] = b
+        for name, m in self._modules.items():
+            if m is not None:
+                out.update(m.state_dict(prefix + name + "."))
+        return out
+
+    def load_state_dict(self, state: dict, strict: bool = True) -> Any:
+        """Copy tensors from `state` into parameters and buffers (in place)."""
+        own = self.state_dict()
+        missing = [k for k in own if k not in state]
+        unexpected = [k for k in state if k not in own]
+        if strict and (missing or unexpected):
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}: "
+                               f"missing keys {missing}, unexpected keys {unexpected}")
+        for k, t in own.items():
+            if k in state:
+                src = state[k]
+                if tuple(src.shape) != tuple(t.shape):
+                    raise RuntimeError(f"size mismatch for {k}: copying a param with shape "
+                                       f"{tuple(src.shape)}, the shape in current model is "
+                                       f"{tuple(t.shape)}")
+                t.copy_(src)
+        return missing, unexpected
+
+    def train(self, mode: bool = True) -> "Module":
+        for m in self.modules():
+            object.__setattr__(m, "training", mode)
+        return self
+
+    def eval(self) -> "Module":
+        return self.train(False)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__}("]
+        for name, m in self._modules.items():
+            inner = repr(m).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {inner}")
+        return "\n".join(lines) + ")" if len(lines) > 1 else f"{type(self).__name__}()"

@@ -1,0 +1,212 @@
+"""Module -> archive, in the layout and record order PyTorch 2.13's torch.jit.save writes:
+
+    <top>/data/0 ...            tensor storages met while pickling data.pkl
+    <top>/data.pkl              the module object tree
+    <top>/code/<path>.py        PythonPrint of every code object, and next to each its
+    <top>/code/<path>.py.debug_pkl   source-range records
+    <top>/constants/0 ...       storages of tensor constants in code
+    <top>/constants.pkl         the tuple of tensor constants (`CONSTANTS.cN`)
+    <top>/version               the format version
+    <top>/byteorder             "little"
+    <top>/.data/serialization_id   an id derived from the content (so saves are repeatable)
+
+Everything is deterministic: the same module saves to the same bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from typing import Any, Optional
+
+import numpy as np
+
+from ..interpreter import Object, call_function
+from ..ir import types as T
+from ..ir.diagnostics import SourceRange
+from ..printer import ConstantTable, print_code_files
+from ..tensor import Device, Tensor
+from . import pickle_format as P
+from .debug_info import DebugRecord, DebugSource, encode_debug_info
+from .errors import ArchiveError
+from .pickler import pickle_value
+from .versions import format_version, version_record
+from .zip_archive import ArchiveWriter
+
+STORAGE_CLASS = {v: k for k, v in P.STORAGE_DTYPES.items()}  # dtype name -> "FloatStorage"
+
+
+class _Storages:
+    """Tensor storages, numbered in order of first use; tensors sharing memory share one."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.records: list[tuple[str, bytes]] = []
+        self.by_root: dict[tuple[int, str], P.PersistentId] = {}
+        self.keep: list[Any] = []   # roots stay alive so their ids stay unique
+
+    def tensor(self, t: Tensor) -> P.Reduce:
+        a = t._a
+        dt = str(t.dtype).replace("torch.", "")
+        root = a
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        if root.dtype != a.dtype or not root.flags.c_contiguous or \
+                not _within(a, root):
+            root = np.ascontiguousarray(a).copy()
+            a = root
+        key = (id(root), dt)
+        pid = self.by_root.get(key)
+        if pid is None:
+            name = str(len(self.records))
+            data = np.ascontiguousarray(root).reshape(-1)
+            self.records.append((f"{self.folder}/{name}", data.tobytes()))
+            self.keep.append(root)
+            pid = P.PersistentId(("storage", P.Global("torch", STORAGE_CLASS[dt]), name, "cpu",
+                                  int(data.size)))
+            self.by_root[key] = pid
+        itemsize = a.itemsize
+        offset = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
+        size = tuple(int(s) for s in a.shape)
+        stride = tuple(int(s) // itemsize for s in a.strides)
+        args = (pid, int(offset), size, stride, bool(t.requires_grad),
+                P.Reduce(P.ORDERED_DICT, ()))
+        return P.Reduce(P.REBUILD_TENSOR_V2, args)
+
+
+def _within(a: np.ndarray, root: np.ndarray) -> bool:
+    lo = a.__array_interface__["data"][0]
+    base = root.__array_interface__["data"][0]
+    return base <= lo and (a.size == 0 or lo + a.itemsize <= base + root.nbytes)
+
+
+class _DataPickler:
+    """Run-time values -> the neutral pickle model, typed by their static types."""
+
+    def __init__(self, storages: _Storages) -> None:
+        self.storages = storages
+        self.objects: dict[int, P.Object] = {}
+        self.tensors: dict[int, P.Reduce] = {}
+
+    def value(self, v: Any, t: T.Type) -> Any:
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(v, Tensor):
+            r = self.tensors.get(id(v))
+            if r is None:
+                r = self.tensors[id(v)] = self.storages.tensor(v)
+            return r
+        if isinstance(v, Object):
+            return self.object(v)
+        if isinstance(v, Device):
+            return P.Reduce(P.TORCH_DEVICE, (str(v),))
+        if isinstance(t, T.OptionalType):
+            return self.value(v, t.elem)
+        if isinstance(v, tuple):
+            elems = t.elems if isinstance(t, T.TupleType) else (T.AnyType,) * len(v)
+            return tuple(self.value(x, et) for x, et in zip(v, elems))
+        if isinstance(v, list):
+            elem = t.elem if isinstance(t, T.ListType) else T.AnyType
+            items = [self.value(x, elem) for x in v]
+            builder = {T.IntType: P.BUILD_INTLIST, T.FloatType: P.BUILD_DOUBLELIST,
+                       T.BoolType: P.BUILD_BOOLLIST, T.TensorType: P.BUILD_TENSORLIST}.get(elem)
+            if builder is not None:
+                return P.Reduce(builder, (items,))
+            return P.Reduce(P.RESTORE_TYPE_TAG, (items, T.ListType(elem).annotation_str()))
+        if isinstance(v, dict):
+            kt, vt = (t.key, t.value) if isinstance(t, T.DictType) else (T.AnyType, T.AnyType)
+            d = {self.value(k, kt): self.value(x, vt) for k, x in v.items()}
+            return P.Reduce(P.RESTORE_TYPE_TAG, (d, T.DictType(kt, vt).annotation_str()))
+        raise ArchiveError(f"cannot save a value of type {type(v).__name__} "
+                           f"(declared {t.annotation_str()})")
+
+    def object(self, o: Object) -> P.Object:
+        found = self.objects.get(id(o))
+        if found is not None:
+            return found
+        t = o.type
+        module, name = t.qualified_name.rsplit(".", 1)
+        po = P.Object(P.Global(module, name))
+        self.objects[id(o)] = po
+        getstate = t.methods.get("__getstate__")
+        if getstate is not None and "__setstate__" in t.methods:
+            state = call_function(getstate, [o])
+            po.state = self.value(state, getstate.schema.returns[0].type)
+        else:
+            o._grow()
+            po.state = {a.name: self.value(v, a.type) for a, v in zip(t.attributes, o.slots)}
+        return po
+
+
+def _debug_pickle(ranges: list[tuple[int, Optional[SourceRange]]], text: str, tags: list[int]) -> bytes:
+    records = []
+    sources: dict[int, DebugSource] = {}
+    # The records give byte offsets into the UTF-8 code file.
+    byte_offsets = _char_to_byte_offsets(text)
+    for offset, rng in ranges:
+        if rng is None:
+            records.append(DebugRecord(byte_offsets(offset), None, 0, 0, 0))
+            continue
+        src = rng.source
+        ds = sources.get(id(src))
+        if ds is None:
+            ds = sources[id(src)] = DebugSource(src.text, src.filename, src.starting_line)
+        tags[0] += 1
+        records.append(DebugRecord(byte_offsets(offset), ds, rng.start, rng.end, tags[0]))
+    return encode_debug_info(records)
+
+
+def _char_to_byte_offsets(text: str) -> Any:
+    if text.isascii():
+        return lambda i: i
+    return lambda i: len(text[:i].encode("utf-8"))
+
+
+def archive_top(path: Any) -> str:
+    """The archive's top folder: the file name without extension, as PyTorch names it."""
+    base = os.path.splitext(os.path.basename(os.fspath(path)))[0] if isinstance(path, (str, os.PathLike)) else "archive"
+    base = re.sub(r"[^A-Za-z0-9_.-]", "_", base) or "archive"
+    return base
+
+
+def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None) -> list[tuple[str, bytes, bool]]:
+    """The (name, bytes, compress) records of the archive for module object `root`."""
+    storages = _Storages("data")
+    data = pickle_value(_DataPickler(storages).object(root))
+    constants = ConstantTable()
+    files = print_code_files([root.type], constants)
+    records: list[tuple[str, bytes, bool]] = [(n, b, False) for n, b in storages.records]
+    records.append(("data.pkl", data, False))
+    tags = [0]
+    for f in files:
+        records.append((f.path, f.text.encode("utf-8"), True))
+        records.append((f.path + ".debug_pkl", _debug_pickle(f.ranges, f.text, tags), True))
+    const_storages = _Storages("constants")
+    const_pickle = _DataPickler(const_storages)
+    const_tuple = tuple(const_pickle.value(t, T.TensorType) for t in constants.tensors)
+    records.extend((n, b, False) for n, b in const_storages.records)
+    records.append(("constants.pkl", pickle_value(const_tuple), False))
+    for name, content in (extra_files or {}).items():
+        records.append((f"extra/{name}", content, False))
+    version = format_version(root.type, files)
+    records.append((version_record(version), f"{version}\n".encode(), False))
+    records.append(("byteorder", b"little", False))
+    digest = hashlib.sha256()
+    for name, content, _ in records:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
+    n = int.from_bytes(digest.digest()[:16], "big")
+    sid = f"{n % 10 ** 20:020d}{(n // 10 ** 20) % 10 ** 20:020d}"
+    records.append((".data/serialization_id", sid.encode(), False))
+    return records
+
+
+def save_module(m: Any, path: Any, extra_files: Optional[dict[str, bytes]] = None) -> None:
+    """Write scripted module `m` to `path` (a file name or a binary file object)."""
+    obj = getattr(m, "_c", m)
+    if not isinstance(obj, Object) or not obj.type.is_module:
+        raise ArchiveError("save() takes a scripted module (the result of tsjit.script or "
+                           "tsjit.load)")
+    records = archive_records(obj, extra_files)
+    with ArchiveWriter(path, top=archive_top(path)) as w:
+        for name, content, compress in records:
+            w.write_record(name, content, compress)

@@ -1,0 +1,226 @@
+"""Archive -> module: tsjit's own archives and those written by PyTorch's torch.jit.save.
+
+Order as PyTorch loads: check `version` and `byteorder`, unpickle `constants.pkl` (the
+tensor constants code refers to as `CONSTANTS.cN`), then `data.pkl`. The unpickler yields
+a neutral object model (it builds nothing and calls nothing); this module interprets it:
+`__torch__.*` classes are compiled from `code/` when first met, tensors become views of
+copy-on-write memory maps of their storages, `__setstate__` runs on objects that have it.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+import numpy as np
+
+from ..frontend.source_importer import SourceImporter
+from ..interpreter import Object, call_function
+from ..ir import CompilationUnit
+from ..ir import types as T
+from ..ir.diagnostics import TsjitError
+from ..tensor import Device, Tensor, device as make_device
+from ..tensor.dtypes import as_dtype, to_numpy_dtype
+from . import pickle_format as P
+from .errors import ArchiveError
+from .unpickler import unpickle
+from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
+from .zip_archive import ArchiveReader
+
+
+class _Storages:
+    """Storage records of one folder (`data/` or `constants/`), mapped once each."""
+
+    def __init__(self, reader: ArchiveReader, folder: str) -> None:
+        self.reader = reader
+        self.folder = folder
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def get(self, pid: tuple, where: str) -> np.ndarray:
+        if len(pid) != 5 or pid[0] != "storage" or not isinstance(pid[1], P.Global):
+            raise ArchiveError(f"unexpected persistent id {pid!r} in {where}")
+        _, cls, key, location, numel = pid
+        dt_name = P.STORAGE_DTYPES.get(cls.name)
+        if cls.module != "torch" or dt_name is None:
+            raise ArchiveError(f"unknown storage type {cls.qualname} in {where}")
+        if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
+            raise ArchiveError(f"bad storage reference {pid!r} in {where}")
+        arr = self.arrays.get(key)
+        if arr is None:
+            name = f"{self.folder}/{key}"
+            if not self.reader.has(name):
+                raise ArchiveError(f"{where} refers to storage {name}, which the archive lacks")
+            view = self.reader.storage_view(name)
+            np_dtype = to_numpy_dtype(as_dtype(dt_name))
+            if len(view) < numel * np_dtype.itemsize:
+                raise ArchiveError(f"storage {name} has {len(view)} bytes but {numel} elements "
+                                   f"of {dt_name} need {numel * np_dtype.itemsize}")
+            arr = np.frombuffer(view, dtype=np_dtype, count=numel)
+            self.arrays[key] = arr
+        return arr
+
+
+def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
+    if len(args) < 4:
+        raise ArchiveError(f"bad tensor record in {where}")
+    pid, offset, size, stride = args[:4]
+    requires_grad = bool(args[4]) if len(args) > 4 else False
+    if not isinstance(pid, P.PersistentId):
+        raise ArchiveError(f"tensor record without a storage in {where}")
+    storage = storages.get(pid.pid, where)
+    if not (isinstance(offset, int) and all(isinstance(x, int) for x in size) and
+            all(isinstance(x, int) for x in stride) and len(size) == len(stride)):
+        raise ArchiveError(f"bad tensor geometry in {where}")
+    n = storage.size
+    if any(s < 0 for s in size) or any(s < 0 for s in stride) or offset < 0:
+        raise ArchiveError(f"negative tensor geometry in {where}")
+    if all(s > 0 for s in size):
+        last = offset + sum((s - 1) * st for s, st in zip(size, stride))
+        if last >= n:
+            raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
+                               f"storage has {n} elements")
+    item = storage.itemsize
+    a = np.ndarray(tuple(size), dtype=storage.dtype, buffer=storage, offset=offset * item,
+                   strides=tuple(s * item for s in stride))
+    t = Tensor(a)
+    t.requires_grad = requires_grad
+    return t
+
+
+class _ObjectLoader:
+    """Neutral pickle model -> run-time values, creating objects of archive classes."""
+
+    def __init__(self, importer: SourceImporter, storages: _Storages, where: str) -> None:
+        self.importer = importer
+        self.storages = storages
+        self.where = where
+        self.done: dict[int, Any] = {}
+
+    def value(self, v: Any) -> Any:
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        key = id(v)
+        if key in self.done:
+            return self.done[key]
+        if isinstance(v, P.Object):
+            return self.object(v)
+        if isinstance(v, P.Reduce):
+            out = self.reduce(v)
+        elif isinstance(v, tuple):
+            out = tuple(self.value(x) for x in v)
+        elif isinstance(v, list):
+            out = [self.value(x) for x in v]
+        elif isinstance(v, dict):
+            out = {self.value(k): self.value(x) for k, x in v.items()}
+        else:
+            raise ArchiveError(f"unexpected {type(v).__name__} value in {self.where}")
+        self.done[key] = out
+        return out
+
+    def reduce(self, r: P.Reduce) -> Any:
+        f = r.func
+        if f is P.REBUILD_TENSOR_V2:
+            return _rebuild_tensor(self.storages, r.args, self.where)
+        if f in (P.BUILD_INTLIST, P.BUILD_DOUBLELIST, P.BUILD_BOOLLIST, P.BUILD_TENSORLIST):
+            if len(r.args) != 1 or not isinstance(r.args[0], list):
+                raise ArchiveError(f"bad {f.name} record in {self.where}")
+            return [self.value(x) for x in r.args[0]]
+        if f is P.RESTORE_TYPE_TAG:
+            if not r.args:
+                raise ArchiveError(f"bad restore_type_tag record in {self.where}")
+            return self.value(r.args[0])
+        if f is P.ORDERED_DICT:
+            return {}
+        if f is P.TORCH_DEVICE:
+            if len(r.args) != 1 or not isinstance(r.args[0], str):
+                raise ArchiveError(f"bad device record in {self.where}")
+            return make_device(r.args[0])
+        raise ArchiveError(f"unsupported global {f.qualname} in {self.where}")
+
+    def object(self, po: P.Object) -> Object:
+        name = po.cls.qualname
+        if not name.startswith("__torch__"):
+            raise ArchiveError(f"unsupported class {name} in {self.where}")
+        try:
+            t = self.importer.load_class(name)
+        except TsjitError as err:
+            err.add_context(f"while loading class {name} for {self.where}")
+            raise
+        if not isinstance(t, T.ClassType):
+            raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
+        obj = Object(t)
+        self.done[id(po)] = obj
+        setstate = t.methods.get("__setstate__")
+        if setstate is not None:
+            call_function(setstate, [obj, self.value(po.state)])
+            return obj
+        state = po.state
+        if not isinstance(state, dict):
+            raise ArchiveError(f"the state of a {name} object in {self.where} is not a dict")
+        for k, v in state.items():
+            i = t.attribute_slot(k)
+            if i < 0:
+                raise ArchiveError(f"{self.where} sets attribute '{k}', which class {name} "
+                                   "does not declare")
+            obj.slots[i] = self.value(v)
+        return obj
+
+
+def read_version(reader: ArchiveReader) -> int:
+    """The archive's format version; an error if tsjit cannot read it."""
+    for name in (".data/version", "version"):
+        if reader.has(name):
+            text = reader.read(name).decode("ascii", "replace").strip()
+            if not text.isdigit():
+                raise ArchiveError(f"bad version record {reader.top}/{name}: {text!r}")
+            v = int(text)
+            if not MIN_VERSION <= v <= MAX_SUPPORTED_VERSION:
+                raise ArchiveError(f"archive format version {v} is not supported: tsjit reads "
+                                   f"versions {MIN_VERSION} to {MAX_SUPPORTED_VERSION}")
+            return v
+    raise ArchiveError(f"{reader.path} is not a TorchScript archive: it has no version record")
+
+
+def load_module(path: Any) -> Any:
+    """Load the module saved in archive `path` (a file name or the archive's bytes)."""
+    from ..jit.script_module import ScriptModule
+    if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
+        raise ArchiveError(f"no such file: {os.fspath(path)}")
+    reader = ArchiveReader(path)
+    read_version(reader)
+    if reader.has("byteorder"):
+        order = reader.read("byteorder").decode("ascii", "replace").strip()
+        if order != "little":
+            raise ArchiveError(f"archive byte order {order!r} is not supported (only little)")
+    if not reader.has("data.pkl"):
+        raise ArchiveError(f"{reader.path} is not a TorchScript module archive: no data.pkl")
+    top = reader.top
+
+    def read_code(rel: str) -> Optional[tuple[str, str]]:
+        if not reader.has(rel):
+            return None
+        try:
+            return reader.read(rel).decode("utf-8"), f"{top}/{rel}"
+        except UnicodeDecodeError:
+            raise ArchiveError(f"{top}/{rel} is not UTF-8 text") from None
+
+    constants: list = []
+    cu = CompilationUnit()
+    importer = SourceImporter(cu, read_code, constants)
+    if reader.has("constants.pkl"):
+        where = f"{top}/constants.pkl"
+        raw = unpickle(reader.read("constants.pkl"), where)
+        loaded = _ObjectLoader(importer, _Storages(reader, "constants"), where).value(raw)
+        if not isinstance(loaded, tuple):
+            raise ArchiveError(f"{where} does not hold a tuple")
+        constants.extend(loaded)
+    where = f"{top}/data.pkl"
+    raw = unpickle(reader.read("data.pkl"), where)
+    root = _ObjectLoader(importer, _Storages(reader, "data"), where).value(raw)
+    if not isinstance(root, Object) or not root.type.is_module:
+        raise ArchiveError(f"{where} does not hold a module")
+    module = ScriptModule(root)
+    object.__setattr__(module, "_archive", reader)
+    return module
+
+
+__all__ = ["load_module", "read_version", "Device"]
