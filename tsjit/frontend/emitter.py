@@ -95,6 +95,9 @@ class Emitter:
 
     def emit_tuple_unpack(self, v: Value, rng: Optional[SourceRange], n: Optional[int] = None) -> list[Value]:
         t = v.type
+        if isinstance(t, T.ListType) and n is not None:
+            # Checked at run time: the list must have exactly n elements.
+            return list(self.insert("prim::ListUnpack", [v], [t.elem] * n, rng).outputs)
         if not isinstance(t, T.TupleType):
             raise CompileError(f"cannot unpack a value of type {t.annotation_str()}", rng)
         if n is not None and len(t.elems) != n:
@@ -329,9 +332,13 @@ class Emitter:
         t = container.type
         if isinstance(t, T.TupleType):
             i = self.constant_of(index)
-            if not isinstance(i, int) or isinstance(i, bool):
-                raise CompileError("tuple indices must be integer constants", rng)
-            return self.emit_tuple_index(container, i, rng)
+            if isinstance(i, int) and not isinstance(i, bool):
+                return self.emit_tuple_index(container, i, rng)
+            if index.type == T.IntType and t.elems and all(e == t.elems[0] for e in t.elems):
+                # A tuple of one element type may be indexed by a run-time int.
+                return self.insert("prim::TupleIndex", [container, index], [t.elems[0]], rng).output()
+            raise CompileError("tuple indices must be integer constants unless every element "
+                               "has the same type", rng)
         if t == T.TensorType and index.type == T.IntType:
             zero = self.emit_constant(0, rng)
             return self.emit_builtin("aten::select", [NamedValue(container), NamedValue(zero),
@@ -510,8 +517,9 @@ class _NewValue(SugaredValue):
     def __init__(self, t: T.ClassType) -> None:
         self.t = t
 
-    def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
-        return SimpleValue(c.insert("prim::CreateObject", [], [self.t], rng).output())
+    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        # The argument names the class again; it is not evaluated.
+        return SimpleValue(c.insert("prim::CreateObject", [], [self.t], e.range).output())
 
 
 class _EnumRef:

@@ -86,12 +86,19 @@ class SourceImporter:
         self.constants = constants
         self.resolver = ArchiveResolver(self)
         self.loaded_files: set[str] = set()
+        # Named types whose declaration is parsed but not built yet (built on first lookup,
+        # so declarations may refer to types defined later in the file).
+        self.pending: dict[str, Callable[[], None]] = {}
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
         found = self.cu.types.get(name) or self.cu.functions.get(name)
         if found is not None:
             return found
+        pending = self.pending.pop(name, None)
+        if pending is not None:
+            pending()
+            return self.cu.types.get(name)
         prefix = name.rsplit(".", 1)[0]
         path = "code/" + prefix.replace(".", "/") + ".py"
         if path not in self.loaded_files:
@@ -110,13 +117,25 @@ class SourceImporter:
 
     def load_file(self, prefix: str, text: str, filename: str) -> None:
         module = parse(text, filename)
+        bodies = []
         for stmt in module.body:
             if isinstance(stmt, ast.ClassDef):
-                self.declare_class(prefix, stmt)
+                qualified = f"{prefix}.{stmt.name}"
+                bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                         for b in stmt.bases]
+                if set(bases) & {"NamedTuple", "Interface", "ModuleInterface", "Enum"}:
+                    self.pending[qualified] = \
+                        lambda q=qualified, c=stmt, b=bases: self.declare_named_type(q, c, b)
+                    continue
+                t = T.ClassType(qualified, is_module="Module" in bases)
+                self.cu.register_type(t)
+                bodies.append((t, stmt))
             elif isinstance(stmt, ast.Def):
                 self.declare_function(f"{prefix}.{stmt.name}", stmt, None)
             else:
                 raise CompileError("archive code files hold only classes and functions", stmt.range)
+        for t, stmt in bodies:
+            self.declare_class(t, stmt)
 
     def declare_function(self, qualified: str, d: ast.Def, owner: Optional[T.ClassType]) -> Function:
         def define(fn: Function) -> None:
@@ -129,20 +148,17 @@ class SourceImporter:
             owner.methods[d.name] = fn
         return fn
 
-    def declare_class(self, prefix: str, c: ast.ClassDef) -> None:
-        qualified = f"{prefix}.{c.name}"
-        bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in c.bases]
+    def declare_named_type(self, qualified: str, c: ast.ClassDef, bases: list[str]) -> None:
         if "NamedTuple" in bases:
             self.cu.register_type(self.named_tuple(qualified, c))
-            return
-        if "Interface" in bases or "ModuleInterface" in bases:
-            self.cu.register_type(self.interface(qualified, c, "ModuleInterface" in bases))
-            return
-        if "Enum" in bases:
+        elif "Enum" in bases:
             self.cu.register_type(self.enum(qualified, c))
-            return
-        t = T.ClassType(qualified, is_module="Module" in bases)
-        self.cu.register_type(t)
+        else:
+            self.cu.register_type(self.interface(qualified, c, "ModuleInterface" in bases))
+
+    def declare_class(self, t: T.ClassType, c: ast.ClassDef) -> None:
+        """Attributes, constants and (lazily compiled) methods of a class body."""
+        qualified = t.qualified_name
         params: list[str] = []
         buffers: list[str] = []
         compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
@@ -151,7 +167,9 @@ class SourceImporter:
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
-                if isinstance(target, ast.Name) and target.id in ("__parameters__", "__buffers__"):
+                if isinstance(target, ast.Name) and target.id == "__annotations__":
+                    pass   # `__annotations__ = []` only prepares the entries that follow
+                elif isinstance(target, ast.Name) and target.id in ("__parameters__", "__buffers__"):
                     names = [eval_constant(e) for e in getattr(stmt.value, "elts", ())]
                     (params if target.id == "__parameters__" else buffers).extend(names)
                 elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \

@@ -24,6 +24,14 @@ def tuple_unpack(t: tuple) -> tuple:
     return t
 
 
+def list_unpack(n: int) -> Callable[[list], list]:
+    def unpack(xs: list) -> list:
+        if len(xs) != n:
+            raise ValueError(f"Expected {n} elements in a list but found {len(xs)}")
+        return xs
+    return unpack
+
+
 def tuple_index(t: tuple, i: int) -> Any:
     return t[i]
 
@@ -91,8 +99,10 @@ def prim_kernel(n: Node) -> Callable:
         return tuple_construct
     if k == "prim::DictConstruct":
         return dict_construct
-    if k in ("prim::TupleUnpack", "prim::ListUnpack"):
+    if k == "prim::TupleUnpack":
         return tuple_unpack
+    if k == "prim::ListUnpack":
+        return list_unpack(len(n.outputs))
     if k == "prim::TupleIndex":
         return tuple_index
     if k == "prim::unchecked_cast":

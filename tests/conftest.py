@@ -1,0 +1,5 @@
+"""Shared test configuration: the corpus helpers are importable as `corpus`."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))

@@ -1,0 +1,819 @@
+"""TorchScript source text -> `tsjit.frontend.ast`, with a SourceRange on every node.
+
+The only module that imports lark, and lazily: `import tsjit` stays cheap and the LALR
+tables are built (or loaded from the cache, see _parser_cache.py) on first use.
+Pipeline: lark's contextual lexer -> `_PostLexer` (indentation, brackets, keywords that
+TorchScript lacks, `# type:` comments) -> LALR parser, which calls `_Builder`'s method
+for each rule as it reduces -> AST. No parse tree is built and nothing recurses, so
+deep nesting is fine. Every failure, lark's or ours, is a `ParseError(message, range)`.
+"""
+from __future__ import annotations
+
+import ast as _pyast
+import bisect
+import dataclasses
+import functools
+import os
+import re
+import threading
+import warnings
+from typing import Any, Callable, Iterator, Optional
+
+from . import _parser_cache
+from . import ast as A
+from ..ir.diagnostics import ParseError, Source, SourceRange
+
+__all__ = ["parse", "parse_def", "parse_class", "parse_expr"]
+
+_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
+_lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
+_lark: Any = None  # the lark.Lark instance, built on first use
+_Token: Any = None  # lark.Token, bound when the parser is built
+
+# Python keywords with no TorchScript meaning. They lex as NAME (the grammar never uses
+# them), so the post-lexer rejects them at the keyword itself with a clear message.
+_UNSUPPORTED = {
+    "lambda": "lambda expressions are not supported in TorchScript",
+    "import": "import statements are not supported in TorchScript",
+    "global": "'global' is not supported in TorchScript",
+    "nonlocal": "'nonlocal' is not supported in TorchScript",
+    "yield": "generators ('yield') are not supported in TorchScript",
+    "try": "try/except is not supported in TorchScript",
+    "except": "try/except is not supported in TorchScript",
+    "finally": "try/finally is not supported in TorchScript",
+    "async": "'async' is not supported in TorchScript",
+    "await": "'await' is not supported in TorchScript",
+}
+_OPEN = {"LPAR": ")", "LSQB": "]", "LBRACE": "}"}
+_CLOSE = ("RPAR", "RSQB", "RBRACE")
+_TYPE_COMMENT = re.compile(r"#[ \t]*type:([^\n]*)")
+_TERMINAL_NAMES = {"NAME": "name", "NUMBER": "number", "STRING": "string",
+                   "_NEWLINE": "end of line", "_INDENT": "indent", "_DEDENT": "dedent",
+                   "$END": "end of input"}
+
+
+class _SyntaxErr(Exception):
+    """Raised by the post-lexer, with offsets into the text being lexed."""
+
+    def __init__(self, message: str, start: int, end: int) -> None:
+        super().__init__(message)
+        self.message, self.start, self.end = message, start, end
+
+
+class _LexState:
+    """Settings and outputs of one run of the post-lexer."""
+
+    def __init__(self, text: str, base: int, expr_mode: bool, zero_base: bool) -> None:
+        self.text, self.base = text, base  # `text` sits at offset `base` of its Source
+        self.expr_mode = expr_mode  # one expression: newlines are insignificant
+        self.zero_base = zero_base  # a whole file: the first line must not be indented
+        self.type_comments: list[tuple[int, str]] = []  # (Source offset of '#', text)
+        self.last_end = 0  # end offset of the last real token
+
+
+def _keyword_message(tok: Any, text: str) -> str:
+    """Why a Python-only keyword (a NAME token) is rejected."""
+    if tok.value != "from":
+        return _UNSUPPORTED[tok.value]
+    if text[text.rfind("\n", 0, tok.start_pos) + 1:tok.start_pos].strip():
+        return "'raise ... from ...' is not supported in TorchScript"
+    return _UNSUPPORTED["import"]
+
+
+def _indent_cols(ws: str) -> tuple[int, int]:
+    """Python's tokenizer columns: tabs to multiples of 8, and tab size 1 (for TabError)."""
+    col = alt = 0
+    for ch in ws:
+        if ch == " ":
+            col, alt = col + 1, alt + 1
+        elif ch == "\t":
+            col, alt = (col // 8 + 1) * 8, alt + 1
+        elif ch == "\f":
+            col = alt = 0
+    return col, alt
+
+
+class _PostLexer:
+    """PythonIndenter-style post-lexer (cf. lark.indenter) with Python's exact rules.
+
+    Emitted _NEWLINE/_DEDENT tokens are zero-width at the end of the previous real token,
+    so they never stretch a range over comments or the next line's indentation.
+    """
+
+    always_accept = ("_NEWLINE",)
+
+    def __init__(self) -> None:
+        self.state: Optional[_LexState] = None
+
+    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        assert self.state is not None
+        return self._process(stream, self.state)  # the generator keeps its own state
+
+    def _process(self, stream: Iterator[Any], st: _LexState) -> Iterator[Any]:
+        text, brackets = st.text, []
+        stack: Optional[list[tuple[int, int]]] = None  # open indentation levels
+        prev = None  # previous real token
+        line_start = True
+        for tok in stream:
+            kind = tok.type
+            if kind == "_NEWLINE":
+                if "#" in tok.value:
+                    self._comments(tok, st)
+                if brackets or st.expr_mode or prev is None:
+                    continue  # implicit continuation, or blank lines before any code
+                yield self._at(prev, "_NEWLINE")
+                line_start = True
+                nl = tok.value.rfind("\n")
+                if nl >= 0 and tok.end_pos < len(text):  # else: end of input, see below
+                    assert stack is not None
+                    yield from self._indent(stack, tok.value[nl + 1:], tok.end_pos, prev)
+                continue
+            if stack is None and not st.expr_mode:
+                first = _indent_cols(text[text.rfind("\n", 0, tok.start_pos) + 1:tok.start_pos])
+                if st.zero_base and first[0]:
+                    raise _SyntaxErr("unexpected indent", tok.start_pos, tok.end_pos)
+                stack = [first]  # parse_def/parse_class: the first line sets the base level
+            if kind == "NAME" and (tok.value in _UNSUPPORTED or tok.value == "from"):
+                raise _SyntaxErr(_keyword_message(tok, text), tok.start_pos, tok.end_pos)
+            if kind in _OPEN:
+                brackets.append(tok)
+            elif kind in _CLOSE:
+                if not brackets:
+                    raise _SyntaxErr(f"unmatched '{tok.value}'", tok.start_pos, tok.end_pos)
+                opener = brackets.pop()
+                if _OPEN[opener.type] != tok.value:
+                    raise _SyntaxErr(f"closing parenthesis '{tok.value}' does not match opening "
+                                     f"parenthesis '{opener.value}'", tok.start_pos, tok.end_pos)
+            yield tok
+            prev, line_start, st.last_end = tok, False, tok.end_pos
+        if brackets:
+            raise _SyntaxErr(f"'{brackets[-1].value}' was never closed",
+                             brackets[-1].start_pos, brackets[-1].end_pos)
+        if prev is not None and stack is not None:  # files may lack the final newline
+            if not line_start:
+                yield self._at(prev, "_NEWLINE")
+            for _ in stack[1:]:
+                yield self._at(prev, "_DEDENT")
+
+    @staticmethod
+    def _comments(tok: Any, st: _LexState) -> None:
+        for m in _TYPE_COMMENT.finditer(tok.value):
+            text = m.group(1).strip()
+            if text and not re.match(r"ignore\b", text):
+                st.type_comments.append((st.base + tok.start_pos + m.start(), text))
+
+    def _indent(self, stack: list, ws: str, pos: int, prev: Any) -> Iterator[Any]:
+        col, alt = _indent_cols(ws)
+        if col > stack[-1][0]:
+            if alt <= stack[-1][1]:
+                raise _SyntaxErr("inconsistent use of tabs and spaces in indentation", pos, pos)
+            stack.append((col, alt))
+            # Never the first or last token of a rule, so an _INDENT may sit where the
+            # indented line starts: an "unexpected indent" error then points there.
+            yield _Token("_INDENT", ws, start_pos=pos, end_pos=pos)
+            return
+        while col < stack[-1][0] and len(stack) > 1:  # never below the base level
+            stack.pop()
+            yield self._at(prev, "_DEDENT")
+        if col != stack[-1][0]:
+            raise _SyntaxErr("unindent does not match any outer indentation level", pos, pos)
+        if alt != stack[-1][1]:
+            raise _SyntaxErr("inconsistent use of tabs and spaces in indentation", pos, pos)
+
+    @staticmethod
+    def _at(prev: Any, kind: str) -> Any:
+        return _Token(kind, "", start_pos=prev.end_pos, end_pos=prev.end_pos)
+
+
+def _get_lark() -> Any:
+    """The lark parser, built on first use (from the table cache when possible)."""
+    global _lark, _Token
+    if _lark is None:
+        with _lock:
+            if _lark is None:
+                import lark  # deferred: ~40 ms, and only parsing needs it
+
+                with open(_GRAMMAR_PATH, encoding="utf-8") as f:
+                    grammar = f.read()
+                # No propagate_positions: it doubled the parse time; ranges come from the
+                # children instead (see the grammar's header). `transformer=` makes lark
+                # call _Builder's methods as it reduces: no parse tree, no recursion.
+                options = dict(parser="lalr", lexer="contextual", maybe_placeholders=True,
+                               start=["file_input", "eval_input"])
+                cache = _parser_cache.cache_file(grammar, lark.__version__, repr(options))
+                _Token = lark.Token
+                parser = lark.Lark(grammar, postlex=_postlexer, transformer=_builder,
+                                   cache=cache or False, **options)
+                _check_builder(parser)
+                _lark = parser
+    return _lark
+
+
+def _check_builder(parser: Any) -> None:
+    """Fail loudly if a grammar rule would reach the builder without a method for it."""
+    for rule in parser.rules:
+        name = str(rule.alias or rule.origin.name)
+        if name.startswith("_") or (rule.options.expand1 and len(rule.expansion) == 1
+                                    and not rule.alias):
+            continue  # inlined into its parent: never built on its own
+        if not callable(getattr(_builder, name, None)):
+            raise ParseError(f"internal error: no AST builder for grammar rule {name!r}")
+
+
+def _expected(e: Any) -> set[str]:
+    """The terminals the parser could take where it failed. (A failure found by the
+    contextual lexer only lists what that lexer state could match.)"""
+    try:
+        return {s for s in e.state.parse_conf.states[e.state.position] if s.isupper()}
+    except (AttributeError, KeyError, TypeError):
+        return set(e.expected or ())
+
+
+def _describe(tok: Any, parser: Any) -> str:
+    if tok.type in ("NAME", "NUMBER"):
+        return f"{tok.type.lower()} {tok.value!r}"
+    if tok.type in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[tok.type]
+    return repr(str(tok.value)) if tok.value else _terminal_text(tok.type, parser)
+
+
+def _terminal_text(name: str, parser: Any) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    pattern = parser.get_terminal(name).pattern
+    return repr(pattern.value) if type(pattern).__name__ == "PatternStr" else name
+
+
+def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = False,
+           zero_base: bool = True) -> Any:
+    """Parse `text`, found at offset `base` of `src`, to AST; every error is a ParseError."""
+    parser = _get_lark()
+    import lark.exceptions as E
+
+    st = _LexState(text, base, expr_mode, zero_base)
+
+    def at(lo: int, hi: int) -> SourceRange:
+        lo = min(max(lo, 0), len(text))
+        return src.range(base + lo, base + max(lo, min(hi, len(text))))
+
+    with _lock:  # f-string fields re-enter from inside the builder: an RLock
+        saved = _builder.enter(src, base, len(text), st)
+        _postlexer.state = st
+        try:
+            return parser.parse(text, start=start)
+        except ParseError:
+            raise
+        except _SyntaxErr as e:
+            raise ParseError(e.message, at(e.start, e.end)) from None
+        except E.UnexpectedCharacters as e:
+            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+            msg = "unterminated string literal" if ch in "'\"" else f"invalid character {ch!r}"
+            raise ParseError(msg, at(e.pos_in_stream, e.pos_in_stream + 1)) from None
+        except E.UnexpectedToken as e:
+            tok, expected = e.token, _expected(e)
+            if tok.type == "$END":
+                tok = _Token("$END", "", start_pos=st.last_end, end_pos=st.last_end)
+            if expected == {"_INDENT"}:
+                msg = "expected an indented block"
+            elif tok.type == "_INDENT":
+                msg = "unexpected indent"
+            elif tok.type == "NAME" and (tok.value in _UNSUPPORTED or tok.value == "from"):
+                msg = _keyword_message(tok, text)
+            else:
+                msg = f"invalid syntax: unexpected {_describe(tok, parser)}"
+                if 0 < len(expected) <= 4:
+                    names = sorted(_terminal_text(x, parser) for x in expected)
+                    msg += "; expected " + " or ".join(names)
+            raise ParseError(msg, at(tok.start_pos or 0, tok.end_pos or 0)) from None
+        except E.UnexpectedEOF:
+            raise ParseError("unexpected end of input", at(st.last_end, st.last_end)) from None
+        except Exception as e:  # a lark error we did not foresee, or a bug: still a ParseError
+            raise ParseError(f"invalid syntax ({type(e).__name__}: {e})",
+                             at(st.last_end, st.last_end)) from e
+        finally:
+            _postlexer.state = None
+            _builder.leave(saved)
+
+
+# ---------------------------------------------------------------- public API
+
+def parse(text: str, filename: str = "<string>", starting_line: int = 1) -> A.Module:
+    """Parse a whole file (an archive `code/` file or a user's source) into a Module."""
+    return _parse(text, "file_input", Source(text, filename, starting_line))
+
+
+def _parse_single(text: str, filename: str, starting_line: int, kind: type, what: str) -> Any:
+    src = Source(text, filename, starting_line)
+    # No dedent: the post-lexer takes the first line's indentation as the base level, so
+    # ranges (and triple-quoted strings) keep pointing into the original text.
+    body = _parse(text, "file_input", src, zero_base=False).body
+    if len(body) != 1 or not isinstance(body[0], kind):
+        where = body[0] if body and not isinstance(body[0], kind) else body[1] if body else None
+        raise ParseError(f"expected a single {what}", where.range if where else src.range(0, 0))
+    return body[0]
+
+
+def parse_def(text: str, filename: str = "<string>", starting_line: int = 1) -> A.Def:
+    """Parse one (possibly indented, possibly decorated) function or method definition."""
+    return _parse_single(text, filename, starting_line, A.Def, "function definition")
+
+
+def parse_class(text: str, filename: str = "<string>", starting_line: int = 1) -> A.ClassDef:
+    """Parse one (possibly indented, possibly decorated) class definition."""
+    return _parse_single(text, filename, starting_line, A.ClassDef, "class definition")
+
+
+def parse_expr(text: str, filename: str = "<string>") -> A.Expr:
+    """Parse one expression, e.g. a type annotation given as a string."""
+    return _parse(text, "eval_input", Source(text, filename), expr_mode=True)
+
+
+# ---------------------------------------------------------------- AST building
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Elif(A.Node):
+    """An `elif` clause, until if_stmt nests it into an If."""
+
+    test: A.Expr
+    body: tuple
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _StarMarker(A.Node):
+    """The bare `*` of a parameter list."""
+
+
+def _items(ch: list) -> list:
+    return [c for c in ch if c is not None]
+
+
+# Rules whose node is a plain function of (range, children). Children are AST nodes,
+# kept tokens (str subclasses, hence the str() calls), lists and None placeholders.
+_SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
+    "eval_input": lambda r, ch: ch[0],
+    "decorator": lambda r, ch: ch[0],
+    "comp_if": lambda r, ch: ch[1],
+    "elifs": lambda r, ch: ch,
+    "simple_stmt": lambda r, ch: _items(ch),
+    "suite": lambda r, ch: _flatten(ch),
+    "pass_stmt": lambda r, ch: A.Pass(r),
+    "break_stmt": lambda r, ch: A.Break(r),
+    "continue_stmt": lambda r, ch: A.Continue(r),
+    "return_stmt": lambda r, ch: A.Return(r, ch[1]),
+    "raise_stmt": lambda r, ch: A.Raise(r, ch[1]),
+    "assert_stmt": lambda r, ch: A.Assert(r, ch[1], ch[2]),
+    "while_stmt": lambda r, ch: A.While(r, ch[1], ch[2]),
+    "with_stmt": lambda r, ch: A.With(r, tuple(ch[1:-1]), ch[-1]),
+    "elif_clause": lambda r, ch: _Elif(r, ch[1], ch[2]),
+    "star_marker": lambda r, ch: _StarMarker(r),
+    "param": lambda r, ch: A.Param(r, str(ch[0]), ch[1], ch[2]),
+    "classdef": lambda r, ch: A.ClassDef(r, str(ch[1]), tuple(ch[2] or ()), ch[3]),
+    "ifexp": lambda r, ch: A.IfExp(r, ch[1], ch[0], ch[2]),
+    "not_op": lambda r, ch: A.UnaryOp(r, "not", ch[1]),
+    "unary": lambda r, ch: A.UnaryOp(r, str(ch[0]), ch[1]),
+    "power": lambda r, ch: A.BinOp(r, "**", ch[0], ch[1]),
+    "starred_arg": lambda r, ch: A.Starred(r, ch[1]),
+    "star_expr": lambda r, ch: A.Starred(r, ch[1]),
+    "getitem": lambda r, ch: A.Subscript(r, ch[0], ch[1]),
+    "getattr": lambda r, ch: A.Attribute(r, ch[0], str(ch[1])),
+    "slice": lambda r, ch: A.Slice(r, ch[0], ch[2], ch[4]),  # [lo] : [up] [: [step]]
+    "tuple_bare": lambda r, ch: A.TupleLit(r, tuple(_items(ch))),
+    "subscript_tuple": lambda r, ch: A.TupleLit(r, tuple(_items(ch))),
+    "empty_tuple": lambda r, ch: A.TupleLit(r, ()),
+    "paren_tuple": lambda r, ch: A.TupleLit(r, tuple(ch[1])),
+    "list_lit": lambda r, ch: A.ListLit(r, tuple(ch[1] or ())),
+    "dict_lit": lambda r, ch: A.DictLit(r, tuple(k for k, _ in ch[1] or ()),
+                                        tuple(v for _, v in ch[1] or ())),
+    "dict_pair": lambda r, ch: (ch[0], ch[1]),
+    "dict_comp": lambda r, ch: A.DictComp(r, ch[1], ch[2], tuple(ch[3:-1])),
+    "ellipsis": lambda r, ch: A.Constant(r, ...),
+    "const_none": lambda r, ch: A.Constant(r, None),
+    "const_true": lambda r, ch: A.Constant(r, True),
+    "const_false": lambda r, ch: A.Constant(r, False),
+    "name": lambda r, ch: A.Name(r, str(ch[0])),
+    "number": lambda r, ch: A.Constant(r, _number(str(ch[0]), r)),
+    **{rule: lambda r, ch: _items(ch) for rule in (
+        "parameters", "bases", "arguments", "tuple_items", "list_items", "del_targets",
+        "dict_items")},
+}
+_ASSIGNABLE = (A.Name, A.Attribute, A.Subscript)
+_KIND = {A.Call: "function call", A.Constant: "literal", A.JoinedStr: "f-string expression",
+         A.Compare: "comparison", A.IfExp: "conditional expression", A.DictLit: "dict literal",
+         A.ListComp: "list comprehension", A.DictComp: "dict comprehension",
+         A.Starred: "starred expression"}
+
+
+class _Builder:
+    """Builds AST nodes while lark reduces: the method (or _SIMPLE entry) named after a
+    rule or alias gets that rule's children.
+
+    A node's range runs from its first child's start to its last child's end; the grammar
+    keeps the tokens (keywords, brackets) at the edges of a construct for this. The
+    per-parse state is swapped by `enter`/`leave`: f-string fields are parsed re-entrantly.
+    """
+
+    def __init__(self) -> None:
+        self.src: Any = None
+        self.base = self.length = 0
+        self.st: Any = None
+        for rule, make in _SIMPLE.items():
+            setattr(self, rule, functools.partial(self._simple, make))
+
+    def _simple(self, make: Callable[[SourceRange, list], Any], ch: list) -> Any:
+        return make(self.rng(ch), ch)
+
+    def enter(self, src: Source, base: int, length: int, st: _LexState) -> tuple:
+        saved = (self.src, self.base, self.length, self.st)
+        self.src, self.base, self.length, self.st = src, base, length, st
+        return saved
+
+    def leave(self, saved: tuple) -> None:
+        self.src, self.base, self.length, self.st = saved
+
+    # -- ranges and checks
+    def _edge(self, x: Any, end: bool) -> Optional[int]:
+        if isinstance(x, A.Node):
+            return x.range.end if end else x.range.start
+        if isinstance(x, str):  # a lark Token
+            return self.base + (x.end_pos if end else x.start_pos)
+        if isinstance(x, (list, tuple)):
+            for y in (reversed(x) if end else x):
+                pos = self._edge(y, end)
+                if pos is not None:
+                    return pos
+        return None
+
+    def rng(self, ch: list) -> SourceRange:
+        start, end = self._edge(ch, False), self._edge(ch, True)
+        if start is None:  # nothing to measure (cannot happen with this grammar)
+            start = end = self.base + self.st.last_end
+        return SourceRange(self.src, start, end)
+
+    def check_target(self, t: A.Expr, what: str = "assign to", starred_ok: bool = False) -> None:
+        if isinstance(t, _ASSIGNABLE):
+            return
+        if isinstance(t, (A.TupleLit, A.ListLit)) and what != "use augmented assignment on":
+            if sum(isinstance(e, A.Starred) for e in t.elts) > 1:
+                raise ParseError("multiple starred expressions in assignment", t.range)
+            for e in t.elts:
+                self.check_target(e, what, starred_ok=what == "assign to")
+            return
+        if isinstance(t, A.Starred) and starred_ok:
+            return self.check_target(t.value, what)
+        kind = _KIND.get(type(t), "tuple" if isinstance(t, A.TupleLit) else "expression")
+        raise ParseError(f"cannot {what} {kind}", t.range)
+
+    def type_comment(self, lo: int, hi: Optional[int]) -> Optional[str]:
+        """The first `# type:` comment in [lo, hi) or, if hi is None, on the rest of the line."""
+        comments = self.st.type_comments  # (Source offset, text), in source order
+        i = bisect.bisect_left(comments, (lo, ""))
+        if i == len(comments):
+            return None
+        off, text = comments[i]
+        if hi is None:
+            return text if self.src.text[lo:off].strip() in ("", ";") else None
+        return text if off < hi else None
+
+    # -- statements
+    def file_input(self, ch: list) -> A.Module:
+        return A.Module(SourceRange(self.src, self.base, self.base + self.length), _flatten(ch))
+
+    def expr_stmt(self, ch: list) -> A.ExprStmt:
+        if isinstance(ch[0], A.Starred):
+            raise ParseError("can't use starred expression here", ch[0].range)
+        return A.ExprStmt(ch[0].range, ch[0])
+
+    def assign_stmt(self, ch: list) -> A.Assign:
+        for t in ch[:-1]:
+            self.check_target(t)
+        r = self.rng(ch)
+        return A.Assign(r, tuple(ch[:-1]), ch[-1], self.type_comment(r.end, None))
+
+    def annassign_stmt(self, ch: list) -> A.AnnAssign:
+        if not isinstance(ch[0], _ASSIGNABLE):
+            raise ParseError("only a single name, attribute or subscript can be annotated",
+                             ch[0].range)
+        return A.AnnAssign(self.rng(ch), ch[0], ch[1], ch[2])
+
+    def augassign_stmt(self, ch: list) -> A.AugAssign:
+        self.check_target(ch[0], "use augmented assignment on")
+        return A.AugAssign(self.rng(ch), ch[0], str(ch[1])[:-1], ch[2])
+
+    def del_stmt(self, ch: list) -> A.Delete:
+        for t in ch[1]:
+            self.check_target(t, "delete")
+        return A.Delete(self.rng(ch), tuple(ch[1]))
+
+    def if_stmt(self, ch: list) -> A.If:
+        r, orelse = self.rng(ch), ch[4] or ()
+        for e in reversed(ch[3]):  # `elif` = an If alone in the previous `orelse`
+            orelse = (A.If(SourceRange(self.src, e.range.start, r.end), e.test, e.body, orelse),)
+        return A.If(r, ch[1], ch[2], orelse)
+
+    def for_stmt(self, ch: list) -> A.For:
+        self.check_target(ch[1])
+        return A.For(self.rng(ch), ch[1], ch[2], ch[3])
+
+    def with_item(self, ch: list) -> A.WithItem:
+        if ch[1] is not None:
+            self.check_target(ch[1])
+        return A.WithItem(self.rng(ch), ch[0], ch[1])
+
+    def decorated(self, ch: list) -> A.Stmt:
+        # Like Python's ast, the definition's range starts at `def`/`class`.
+        return dataclasses.replace(ch[-1], decorators=tuple(ch[:-1]))
+
+    def funcdef(self, ch: list) -> A.Def:
+        _, name, items, returns, colon, body = ch
+        params: list[A.Param] = []
+        seen: set[str] = set()
+        star = None
+        for item in items or ():
+            if isinstance(item, _StarMarker):
+                if star is not None:
+                    raise ParseError("* argument may appear only once", item.range)
+                star = item
+                continue
+            if item.name in seen:
+                raise ParseError(f"duplicate argument '{item.name}' in function definition",
+                                 item.range)
+            seen.add(item.name)
+            if (star is None and item.default is None and params
+                    and params[-1].default is not None):
+                raise ParseError("non-default argument follows default argument", item.range)
+            params.append(item if star is None else dataclasses.replace(item, kwarg_only=True))
+        if star is not None and (not params or not params[-1].kwarg_only):
+            raise ParseError("named arguments must follow bare *", star.range)
+        tc = self.type_comment(self.base + colon.end_pos, body[0].range.start)
+        return A.Def(self.rng(ch), str(name), tuple(params), returns, body, (), tc)
+
+    # -- expressions
+    def _boolop(self, op: str, ch: list) -> A.Expr:
+        acc = ch[0]
+        for right in ch[1:]:  # left-associative pairs: (a or b) or c
+            acc = A.BoolOp(SourceRange(self.src, acc.range.start, right.range.end), op, acc, right)
+        return acc
+
+    def or_test(self, ch: list) -> A.Expr:
+        return self._boolop("or", ch)
+
+    def and_test(self, ch: list) -> A.Expr:
+        return self._boolop("and", ch)
+
+    def comparison(self, ch: list) -> A.Compare:
+        ops: list[str] = []
+        comparators: list[A.Expr] = []
+        words: list[str] = []
+        for c in ch[1:]:
+            if isinstance(c, str):
+                words.append(str(c))
+            else:  # "not in" -> not_in, "is not" -> is_not
+                ops.append("_".join(words))
+                comparators.append(c)
+                words = []
+        return A.Compare(self.rng(ch), ch[0], tuple(ops), tuple(comparators))
+
+    def _binops(self, ch: list) -> A.Expr:
+        acc = ch[0]
+        for i in range(1, len(ch), 2):  # [a, op, b, op, c]: left-associative
+            r = SourceRange(self.src, acc.range.start, ch[i + 1].range.end)
+            acc = A.BinOp(r, str(ch[i]), acc, ch[i + 1])
+        return acc
+
+    expr = xor_expr = and_expr = shift_expr = arith_expr = term = _binops
+
+    def call(self, ch: list) -> A.Call:
+        args: list[A.Expr] = []
+        keywords: list[A.Keyword] = []
+        for a in ch[1] or ():
+            if isinstance(a, A.Keyword):
+                if any(k.name == a.name for k in keywords):
+                    raise ParseError(f"keyword argument repeated: {a.name}", a.range)
+                keywords.append(a)
+            elif keywords and not isinstance(a, A.Starred):
+                raise ParseError("positional argument follows keyword argument", a.range)
+            else:
+                args.append(a)
+        return A.Call(self.rng(ch), ch[0], tuple(args), tuple(keywords))
+
+    def kwarg(self, ch: list) -> A.Keyword:
+        if not isinstance(ch[0], A.Name):
+            raise ParseError('expression cannot contain assignment, perhaps you meant "=="?',
+                             self.rng(ch))
+        return A.Keyword(self.rng(ch), ch[0].id, ch[1])
+
+    def paren(self, ch: list) -> A.Expr:
+        if isinstance(ch[0], A.Starred):
+            raise ParseError("can't use starred expression here", ch[0].range)
+        return ch[0]  # like Python's ast: the inner node keeps its own range
+
+    def list_comp(self, ch: list) -> A.ListComp:
+        if isinstance(ch[1], A.Starred):
+            raise ParseError("iterable unpacking cannot be used in comprehension", ch[1].range)
+        return A.ListComp(self.rng(ch), ch[1], tuple(ch[2:-1]))
+
+    def comp_for(self, ch: list) -> A.Comprehension:
+        self.check_target(ch[1])
+        return A.Comprehension(self.rng(ch), ch[1], ch[2], tuple(ch[3:]))
+
+    def strings(self, toks: list) -> A.Expr:
+        """Adjacent literals: one Constant(str), or a JoinedStr if any is an f-string."""
+        parts: list[A.Expr] = []
+        is_f = False
+        for tok in toks:
+            s = str(tok)
+            where = SourceRange(self.src, self.base + tok.start_pos, self.base + tok.end_pos)
+            q = min(i for i in (s.find('"'), s.find("'")) if i >= 0)
+            prefix = s[:q].lower()
+            if "b" in prefix:
+                raise ParseError("bytes literals are not supported in TorchScript", where)
+            if "f" not in prefix:
+                parts.append(A.Constant(where, _string_value(s, q, where)))
+                continue
+            is_f = True
+            quote = s[q:q + 3] if s[q:q + 3] in ('"""', "'''") else s[q]
+            body = s[q + len(quote):len(s) - len(quote)]
+            parts.extend(_FString(self, body, where.start + q + len(quote), "r" in prefix).parse())
+        if not is_f:
+            return A.Constant(self.rng(toks), "".join(p.value for p in parts))
+        merged: list[A.Expr] = []
+        for p in parts:  # adjacent literal pieces become one Constant, as in Python
+            if isinstance(p, A.Constant) and merged and isinstance(merged[-1], A.Constant):
+                merged[-1] = A.Constant(merged[-1].range.merge(p.range), merged[-1].value + p.value)
+            elif not (isinstance(p, A.Constant) and p.value == ""):
+                merged.append(p)
+        return A.JoinedStr(self.rng(toks), tuple(merged))
+
+    def sub_expr(self, text: str, offset: int) -> A.Expr:
+        """Parse an f-string field's expression, found at `offset` of the current source."""
+        return _parse(text, "eval_input", self.src, offset, expr_mode=True)
+
+
+_postlexer = _PostLexer()
+_builder = _Builder()
+
+
+def _flatten(items: list) -> tuple:
+    out: list = []
+    for it in items:
+        if isinstance(it, (list, tuple)):
+            out.extend(it)
+        elif it is not None:
+            out.append(it)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- literals
+
+def _literal_eval(text: str, where: SourceRange) -> Any:
+    try:
+        with warnings.catch_warnings():  # invalid escapes like "\d" only warn in Python
+            warnings.simplefilter("ignore")
+            return _pyast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError) as e:
+        msg = getattr(e, "msg", None) or str(e)
+        raise ParseError(f"invalid literal: {msg}", where) from None
+
+
+def _string_value(s: str, q: int, where: SourceRange) -> str:
+    n = 3 if s[q:q + 3] in ('"""', "'''") else 1
+    if q == 0 and "\\" not in s and "\r" not in s:
+        return s[n:len(s) - n]  # fast path: nothing to decode
+    return _literal_eval(s, where)
+
+
+def _number(s: str, where: SourceRange) -> Any:
+    low = s.lower()
+    try:
+        if low.endswith("j"):
+            return complex(s)
+        if low.startswith(("0x", "0o", "0b")):
+            return int(s, 0)
+        if "." in low or "e" in low:
+            return float(s)
+        if len(low) > 1 and low[0] == "0" and low.strip("0_"):
+            raise ParseError("leading zeros in decimal integer literals are not permitted; "
+                             "use an 0o prefix for octal integers", where)
+        digits = s.replace("_", "")
+        value = 0  # in chunks: int() refuses > 4300 digits, source literals have no limit
+        for i in range(0, len(digits), 4000):
+            chunk = digits[i:i + 4000]
+            value = value * 10 ** len(chunk) + int(chunk)
+        return value
+    except ValueError as e:
+        raise ParseError(f"invalid number literal: {e}", where) from None
+
+
+_ESCAPE_SCAN = re.compile(r'\\(?:.|\n)|\\\Z|"', re.S)
+
+
+def _decode_escapes(chunk: str, where: SourceRange) -> str:
+    """Decode the escapes of an f-string's literal part exactly as Python does."""
+    if "\\" not in chunk and "\r" not in chunk:
+        return chunk
+    # Re-quote it as a plain triple-quoted literal for literal_eval: bare quotes and a lone
+    # trailing backslash (left before a `{` field) get escaped; the rest is verbatim.
+    quoted = _ESCAPE_SCAN.sub(lambda m: {'"': '\\"', "\\": "\\\\"}.get(m.group(), m.group()),
+                              chunk)
+    return _literal_eval('"""' + quoted + '"""', where)
+
+
+class _FString:
+    """Splits an f-string's body into Constant / FormattedValue parts (Python 3.11 rules)."""
+
+    def __init__(self, builder: _Builder, body: str, offset: int, raw: bool) -> None:
+        self.b, self.src, self.body, self.off, self.raw = builder, builder.src, body, offset, raw
+
+    def err(self, msg: str, i: int, j: Optional[int] = None) -> ParseError:
+        return ParseError("f-string: " + msg, self.src.range(self.off + i, self.off + (j or i + 1)))
+
+    def parse(self) -> list[A.Expr]:
+        return self.literal(0, nested=False)[0]
+
+    def literal(self, i: int, nested: bool) -> tuple[list[A.Expr], int]:
+        """Text and fields from `i` to the end or, in a format spec, to its closing `}`."""
+        body, parts, buf, lit_start, chunk = self.body, [], [], i, i
+
+        def flush(end: int) -> None:
+            text = "".join(buf) + body[chunk:end]
+            buf.clear()
+            if text:
+                where = self.src.range(self.off + lit_start, self.off + end)
+                parts.append(A.Constant(where, text if self.raw else _decode_escapes(text, where)))
+
+        while i < len(body):
+            c = body[i]
+            if c == "\\" and not self.raw:
+                if body.startswith("N{", i + 1):  # \N{NAME}: its braces are not a field
+                    close = body.find("}", i)
+                    i = close + 1 if close >= 0 else len(body)
+                else:  # a backslash before a brace stays literal; the brace still counts
+                    i += 1 if body[i + 1:i + 2] in ("{", "}") else 2
+            elif c in "{}" and body[i + 1:i + 2] == c:  # `{{` and `}}` are literal braces
+                buf.append(body[chunk:i + 1])
+                i = chunk = i + 2
+            elif c == "{":
+                flush(i)
+                field, i = self.field(i)
+                parts.extend(field)
+                lit_start = chunk = i
+            elif c == "}":
+                if nested:
+                    break
+                raise self.err("single '}' is not allowed", i)
+            else:
+                i += 1
+        flush(i)
+        return parts, i
+
+    def field(self, i: int) -> tuple[list[A.Expr], int]:
+        """One `{expr[=][!c][:spec]}` starting at `i`: its parts and the index after it."""
+        body, j, depth, n = self.body, i + 1, 0, len(self.body)
+        selfdoc = False
+        while j < n:  # find where the expression ends
+            c = body[j]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif c in "'\"":
+                j = body.find(c, j + 1)
+                if j < 0:
+                    raise self.err("unterminated string", i, n)
+            elif c in "#\\":
+                what = "'#'" if c == "#" else "a backslash"
+                raise self.err(f"expression part cannot include {what}", j)
+            elif c in "=!<>" and body[j + 1:j + 2] == "=":
+                j += 1  # the operators == != <= >=
+            elif depth == 0 and c in "!:=":
+                selfdoc = c == "="
+                break
+            j += 1
+        if not body[i + 1:j].strip():
+            raise self.err("empty expression not allowed", i, j + 1)
+        value = self.b.sub_expr(body[i + 1:j], self.off + i + 1)
+        parts: list[A.Expr] = []
+        if selfdoc:  # f"{x = }" is "x = " followed by repr(x)
+            j += 1
+            while j < n and body[j] in " \t\n":
+                j += 1
+            parts.append(A.Constant(self.src.range(self.off + i + 1, self.off + j), body[i + 1:j]))
+        conversion = spec = None
+        if j < n and body[j] == "!":
+            conversion = body[j + 1:j + 2]
+            if conversion not in ("s", "r", "a") or body[j + 2:j + 3] not in (":", "}"):
+                raise self.err("invalid conversion character: expected 's', 'r', or 'a'", j)
+            j += 2
+        if j < n and body[j] == ":":
+            spec_parts, end = self.literal(j + 1, nested=True)
+            spec = A.JoinedStr(self.src.range(self.off + j + 1, self.off + end), tuple(spec_parts))
+            j = end
+        if j >= n or body[j] != "}":
+            raise self.err("expecting '}'", i, j)
+        if selfdoc and conversion is None and spec is None:
+            conversion = "r"
+        parts.append(A.FormattedValue(self.src.range(self.off + i, self.off + j + 1), value,
+                                      conversion, spec))
+        return parts, j + 1
