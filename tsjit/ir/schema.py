@@ -86,7 +86,8 @@ class FunctionSchema:
         rets = [_arg_str(r, is_return=True) for r in self.returns]
         if self.is_varret:
             rets.append("...")
-        if len(rets) == 1 and not self.returns[0:1] or len(rets) == 1 and not self.returns[0].name:
+        if len(rets) == 1 and self.returns and not self.returns[0].name and \
+                not rets[0].startswith("("):
             ret = rets[0]
         else:
             ret = "(" + ", ".join(rets) + ")"
