@@ -77,8 +77,17 @@ def pow_real(a: Real, b: Real) -> float:
 
 @op("aten::pow.Scalar_Scalar(Scalar a, Scalar b) -> float")
 def pow_scalar(a: Number, b: Number) -> float:
-    """`**` of two real Scalars, as a float."""
-    return pow_float(*_real(a, b, "pow"))
+    """`**` of two real Scalars, as a float; unlike the typed overloads, 0 ** -n is inf."""
+    a, b = _real(a, b, "pow")
+    if a == 0.0 and b < 0:
+        return _zero_pow(a, b)
+    return pow_float(a, b)
+
+
+def _zero_pow(a: float, b: float) -> float:
+    # C pow(±0, y < 0): ±inf for an odd integer y (sign of the zero), +inf otherwise.
+    odd = b == math.floor(b) and abs(b) < 2 ** 53 and int(b) % 2 == 1
+    return math.copysign(math.inf, a) if odd else math.inf
 
 
 @op("aten::pow.int_to_int(int a, int b) -> int")

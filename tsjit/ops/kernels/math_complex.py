@@ -14,7 +14,7 @@ from typing import Callable, Union
 import numpy as np
 
 from ..registry import op
-from .scalar_common import num, pow_float, ts_error
+from .scalar_common import num, pow_float, ts_error, wrap_int32
 
 Real = Union[int, float]
 
@@ -64,6 +64,13 @@ def _cmul(a: complex, b: complex) -> complex:
     return complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
 
 
+def _exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
 def _polar(r: float, theta: float) -> complex:
     return complex(r * math.cos(theta), r * math.sin(theta)) if math.isfinite(theta) \
         else complex(math.nan, math.nan)
@@ -87,8 +94,14 @@ def complex_scalar(a: Union[Real, complex]) -> complex:
     "aten::Complex.int_float(int x, float y) -> complex",
     "aten::Complex.int_int(int x, int y) -> complex")
 def complex_pair(x: Real, y: Real) -> complex:
-    """complex(real, imag)."""
-    return complex(float(x), float(y))
+    """complex(real, imag); an int part passes through a C `int` (32 bits) first."""
+    return complex(_part(x), _part(y))
+
+
+def _part(v: Real) -> float:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return float(wrap_int32(v))
+    return float(v)
 
 
 # ---- mixed complex / real arithmetic (component-wise, as c10::complex) ----------------------
@@ -157,7 +170,7 @@ def pow_complex_float(a: complex, b: float) -> complex:
     if a.imag == 0.0 and a.real > 0.0:
         return complex(pow_float(a.real, b), 0.0)
     t = _clog(a)
-    return _polar(math.exp(b * t.real) if b * t.real < 709.8 else math.inf, b * t.imag)
+    return _polar(_exp(b * t.real), b * t.imag)
 
 
 @op("aten::pow.float_complex(float a, complex b) -> complex")

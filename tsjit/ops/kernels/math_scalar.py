@@ -2,10 +2,11 @@
 
 The `.int` and `.float` overloads compute in double with C semantics (sqrt(-1.0) is nan,
 exp(1000.0) is inf, log(0.0) is -inf; nothing raises). The `.Scalar` overloads (reached
-from a `Union[int, float]` value) compute in *single* precision in PyTorch: the argument
-is rounded to float32 and so is the result, e.g. `math.sin(2)` gives 0.9092974066734314
-and `-x` of the Scalar 0.1 gives -0.10000000149011612. floor / ceil return ints and raise
-"Cannot convert float ... to integer" outside the int64 range; round is round-half-even.
+from a `Union[int, float]` value) return their result rounded to *float32* in PyTorch:
+`math.sin(2)` gives 0.9092974066734314 and `-x` of the Scalar 0.1 gives
+-0.10000000149011612; their int results come back through a 32-bit C `int`. floor / ceil
+return int64 and raise "Cannot convert float ... to integer" outside the int64 range;
+round is round-half-even.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Callable, Union
 
 from ..registry import op
 from .math_complex import _cfun
-from .scalar_common import f_floor_to_int, libm, num, to_f32, ts_error, wrap_int64
+from .scalar_common import cast_int, f_floor_to_int, libm, num, to_f32, ts_error, wrap_int32, wrap_int64
 
 Number = Union[int, float, complex]
 
@@ -59,11 +60,11 @@ def _register_unary(name: str, fn: Callable[[float], float], has_complex: bool) 
             if cfn is None:
                 raise ts_error(f"{name}() does not support complex Scalars")
             return cfn(a)
-        return to_f32(fn(to_f32(float(a))))
+        return to_f32(fn(float(a)))
 
     real.__name__, real.__doc__ = f"{name}_float", f"C `{name}` on a double."
     scalar.__name__ = f"{name}_scalar"
-    scalar.__doc__ = f"`{name}` of a Scalar, computed in float32 as PyTorch does."
+    scalar.__doc__ = f"`{name}` of a Scalar, rounded to float32 as PyTorch does."
     op(f"aten::{name}.int(int a) -> float", f"aten::{name}.float(float a) -> float")(real)
     op(f"aten::{name}.Scalar(Scalar a) -> Scalar")(scalar)
 
@@ -75,9 +76,10 @@ for _name, (_fn, _has_complex) in _UNARY.items():
 # ---- angle / isnan / isinf / isfinite ---------------------------------------------------------
 
 def _angle(x: float) -> float:
+    # -0.0 has angle pi (the sign bit decides, as atan2(0.0, -0.0) does).
     if x != x:
         return x
-    return _PI if x < 0 else 0.0
+    return _PI if math.copysign(1.0, x) < 0 else 0.0
 
 
 @op("aten::angle.float(float a) -> float", "aten::angle.int(int a) -> float")
@@ -92,7 +94,7 @@ def angle_scalar(a: Number) -> Number:
     a = num(a)
     if isinstance(a, complex):
         return math.atan2(a.imag, a.real)
-    return to_f32(_angle(to_f32(float(a))))
+    return to_f32(_angle(float(a)))
 
 
 @op("aten::isnan.float(float a) -> bool")
@@ -141,51 +143,69 @@ def round_scalar(a: Number) -> Number:
     a = num(a)
     if isinstance(a, complex):
         raise ts_error("round() does not support complex Scalars")
-    return to_f32(round_half_even(to_f32(float(a))))
+    return to_f32(round_half_even(float(a)))
 
 
-@op("aten::floor.float(float a) -> int")
+def _floor(a: float) -> int:
+    # Truncating cast, then one step down for negative non-integers; 2**63 passes the range
+    # check and wraps to INT64_MIN.
+    i = f_floor_to_int(a)
+    return i - 1 if a < i else i
+
+
+def _ceil(a: float) -> int:
+    # Truncating cast, then one step up: ceil(2.0**63) is INT64_MIN + 1 as in PyTorch.
+    i = f_floor_to_int(a)
+    return i + 1 if a > i else i
+
+
+@op("aten::floor.float(float a) -> int", "aten::floor.int(int a) -> int")
 def floor_float(a: float) -> int:
-    """Floor as an int64 (raises outside the int64 range)."""
-    a = float(a)
-    return f_floor_to_int(float(math.floor(a)) if math.isfinite(a) else a)
-
-
-@op("aten::floor.int(int a) -> int", "aten::ceil.int(int a) -> int")
-def floor_int(a: int) -> int:
-    """An int is its own floor and ceiling."""
-    return a
-
-
-@op("aten::floor.Scalar(Scalar a) -> Scalar")
-def floor_scalar(a: Number) -> Number:
-    """floor() of a Scalar, as an int."""
-    a = num(a)
-    return a if isinstance(a, int) else floor_float(a)  # type: ignore[arg-type]
+    """Floor as an int64 (raises outside the int64 range); an int goes through double."""
+    return _floor(float(a))
 
 
 @op("aten::ceil.float(float a) -> int")
 def ceil_float(a: float) -> int:
     """Ceiling as an int64 (raises outside the int64 range)."""
-    a = float(a)
-    return f_floor_to_int(float(math.ceil(a)) if math.isfinite(a) else a)
+    return _ceil(float(a))
+
+
+@op("aten::ceil.int(int a) -> int")
+def ceil_int(a: int) -> int:
+    """An int is its own ceiling (floor.int, by contrast, goes through double)."""
+    return a
+
+
+@op("aten::floor.Scalar(Scalar a) -> Scalar")
+def floor_scalar(a: Number) -> Number:
+    """floor() of a Scalar, handed back through a 32-bit C `int`."""
+    a = _real(a, "floor")
+    return wrap_int32(cast_int(float(a)) if isinstance(a, int) else _floor(a))
 
 
 @op("aten::ceil.Scalar(Scalar a) -> Scalar")
 def ceil_scalar(a: Number) -> Number:
-    """ceil() of a Scalar, as an int."""
+    """ceil() of a Scalar, handed back through a 32-bit C `int`."""
+    a = _real(a, "ceil")
+    return wrap_int32(cast_int(float(a)) if isinstance(a, int) else _ceil(a))
+
+
+def _real(a: Number, what: str) -> Union[int, float]:
     a = num(a)
-    return a if isinstance(a, int) else ceil_float(a)  # type: ignore[arg-type]
+    if isinstance(a, complex):
+        raise ts_error(f"{what}() does not support complex Scalars")
+    return a
 
 
 # ---- abs / neg of a Scalar --------------------------------------------------------------------
 
 @op("prim::abs.Scalar(Scalar a) -> Scalar")
 def abs_scalar(a: Number) -> Number:
-    """abs() of a Scalar: int64 for ints, float32-rounded for floats."""
+    """abs() of a Scalar: ints come back through a C `int`, floats rounded to float32."""
     a = num(a)
     if isinstance(a, int):
-        return wrap_int64(abs(a))
+        return wrap_int32(wrap_int64(abs(a)))
     if isinstance(a, complex):
         return abs(a)
     return to_f32(abs(float(a)))
@@ -193,10 +213,10 @@ def abs_scalar(a: Number) -> Number:
 
 @op("aten::neg.Scalar(Scalar a) -> Scalar")
 def neg_scalar(a: Number) -> Number:
-    """-x of a Scalar: int64 for ints, float32-rounded for floats."""
+    """-x of a Scalar: ints come back through a C `int`, floats rounded to float32."""
     a = num(a)
     if isinstance(a, int):
-        return wrap_int64(-a)
+        return wrap_int32(wrap_int64(-a))
     if isinstance(a, complex):
         return -a
     return to_f32(-float(a))

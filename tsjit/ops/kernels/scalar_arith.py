@@ -12,7 +12,8 @@ import math
 from typing import Union
 
 from ..registry import op
-from .scalar_common import (c_rem, f_div, int_zero_division, libm2, num, ts_error, wrap_int64)
+from .scalar_common import (c_rem, f_div, f_floor_to_int, int_zero_division, libm2, num, to_f32,
+                            ts_error, wrap_int32, wrap_int64)
 from .math_complex import complex_div
 
 Number = Union[int, float, complex]
@@ -204,25 +205,34 @@ def divmod_int(x: int, y: int) -> tuple[int, int]:
     return wrap_int64(q), r
 
 
-@op("aten::divmod.float(float x, float y) -> (float, float)",
-    "aten::divmod.int_float(int x, float y) -> (float, float)",
-    "aten::divmod.float_int(float x, int y) -> (float, float)")
+@op("aten::divmod.float(float x, float y) -> (float, float)")
 def divmod_float(x: float, y: float) -> tuple[float, float]:
-    """Python's float divmod algorithm, without its sign-of-zero fix-ups."""
+    """mod = fmod(x, y) moved to y's sign; div = (x - mod) / y, not rounded to an integer."""
     x, y = float(x), float(y)
     if y == 0.0:
         raise ts_error("ZeroDivisionError: float divmod()")
     mod = _fmod(x, y)
-    div = (x - mod) / y
     if mod and (y < 0) != (mod < 0):
         mod += y
-        div -= 1.0
-    if div and math.isfinite(div):
-        floor = float(math.floor(div))
-        if div - floor > 0.5:
-            floor += 1.0
-        div = floor
-    return div, mod
+    return f_div(x - mod, y), mod
+
+
+@op("aten::divmod.int_float(int x, float y) -> (float, float)",
+    "aten::divmod.float_int(float x, int y) -> (float, float)")
+def divmod_mixed(x: Union[int, float], y: Union[int, float]) -> tuple[float, float]:
+    """PyTorch's mixed divmod: ints read as C `int`, floats as float32, a float32 quotient
+    floored through a checked int64 conversion, then a double remainder."""
+    a, b = _narrow(x), _narrow(y)
+    if b == 0:
+        raise ts_error("ZeroDivisionError: float divmod()")
+    # The C++ division is float32 (int32 operands convert to float32 first).
+    q = to_f32(f_div(to_f32(float(a)), to_f32(float(b))))
+    quot = float(f_floor_to_int(float(math.floor(q)) if math.isfinite(q) else q))
+    return quot, float(a) - float(b) * quot
+
+
+def _narrow(v: Union[int, float]) -> Union[int, float]:
+    return wrap_int32(v) if isinstance(v, int) else to_f32(float(v))
 
 
 # ---- neg / abs ---------------------------------------------------------------------------

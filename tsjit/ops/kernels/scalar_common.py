@@ -7,6 +7,8 @@ No operators are registered here.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 import struct
 from typing import Callable
@@ -16,10 +18,23 @@ import numpy as np
 from ..formatting import INT64_MAX, INT64_MIN, wrap_int64
 
 __all__ = ["INT64_MAX", "INT64_MIN", "wrap_int64", "ts_error", "c_div", "c_rem",
-           "f_div", "f_floor_to_int", "libm", "libm2", "to_f32", "num", "cast_int",
+           "f_div", "f_floor_to_int", "wrap_int32", "checked_int32", "libm", "libm2", "to_f32", "num", "cast_int",
            "pow_float", "int_zero_division"]
 
 _INT_ZERO_DIV = "ZeroDivisionError: integer division or modulo by zero"
+
+
+def wrap_int32(x: int) -> int:
+    """Truncate to a C `int` (32 bits, two's complement): some Scalar paths in PyTorch
+    read an int64 through a 32-bit `int`."""
+    return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+def checked_int32(x: float) -> int:
+    """c10's checked double -> int conversion (NaN / out of int32 range raise)."""
+    if not -2147483648.0 <= x <= 2147483647.0:
+        raise ts_error("value cannot be converted to type int without overflow")
+    return int(x)
 
 
 def ts_error(msg: str) -> RuntimeError:
@@ -78,6 +93,9 @@ def num(x: object) -> object:
 
 def libm(name: str) -> Callable[[float], float]:
     """A one-argument C math function with IEEE results instead of Python exceptions."""
+    if name in _C_GAMMA:
+        c_fn = _C_GAMMA[name]
+        return lambda x: c_fn(float(x))
     py = getattr(math, name)
 
     def fn(x: float) -> float:
@@ -87,6 +105,24 @@ def libm(name: str) -> Callable[[float], float]:
             return _special1(name, float(x), isinstance(e, OverflowError))
     fn.__name__ = name
     return fn
+
+
+def _libm_gamma() -> dict[str, Callable[[float], float]]:
+    # Python's math.gamma / math.lgamma are CPython's own approximations and differ from
+    # the C library's tgamma / lgamma (which PyTorch calls) in the last bits.
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        fns = {}
+        for py_name, c_name in (("gamma", "tgamma"), ("lgamma", "lgamma")):
+            f = getattr(lib, c_name)
+            f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double]
+            fns[py_name] = f
+        return fns
+    except (OSError, AttributeError):  # pragma: no cover - no C math library found
+        return {}
+
+
+_C_GAMMA = _libm_gamma()
 
 
 def _special1(name: str, x: float, overflow: bool) -> float:

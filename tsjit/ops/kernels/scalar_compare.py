@@ -21,10 +21,12 @@ _CMP: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _str_key(s: str) -> Any:
+def _str_cmp(fn: Callable[[Any, Any], bool], a: str, b: str) -> bool:
     # ASCII strings order the same as their bytes; others are compared as bytes so lone
     # surrogates (undecodable bytes) sort where their byte value says.
-    return s if s.isascii() else to_bytes(s)
+    if a.isascii() and b.isascii():
+        return fn(a, b)
+    return fn(to_bytes(a), to_bytes(b))
 
 
 def _register(name: str, fn: Callable[[Any, Any], bool]) -> None:
@@ -45,7 +47,7 @@ def _register(name: str, fn: Callable[[Any, Any], bool]) -> None:
     def string(a: str, b: str) -> bool:
         if name in ("eq", "ne"):
             return fn(a, b)
-        return fn(_str_key(a), _str_key(b))
+        return _str_cmp(fn, a, b)
 
     for kernel, doc in ((int_int, "ints"), (real, "doubles (ints converted)"),
                         (scalar, "Scalars"), (string, "strings (bytewise)")):

@@ -1,0 +1,190 @@
+"""The TorchScript differential oracle shared by the non-tensor operator tests.
+
+Sibling test modules import it by putting this directory on sys.path (the tests are not a
+package). It compiles tiny TorchScript functions with the installed PyTorch, runs them and
+the tsjit kernels on the same inputs, and compares results (strict about int / float /
+bool types, NaN and the sign of zero) or failures (exception type name and message).
+"""
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any, Callable, Optional
+
+import pytest
+from hypothesis import strategies as st
+
+try:  # PyTorch is only an oracle: tsjit itself never imports it.
+    import torch
+except ImportError:  # pragma: no cover - depends on the environment
+    torch = None
+
+requires_torch = pytest.mark.skipif(
+    torch is None, reason="PyTorch is not installed; the TorchScript differential oracle "
+                          "(torch.jit) is unavailable")
+
+# ---- value comparison --------------------------------------------------------------------
+
+def same(a: Any, b: Any, rel: float = 0.0) -> bool:
+    """Deep equality that distinguishes int / float / bool, NaN == NaN and -0.0 != 0.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) or isinstance(b, float):
+        if not (isinstance(a, float) and isinstance(b, float)):
+            return False
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        if rel and math.isfinite(a) and math.isfinite(b):
+            return math.isclose(a, b, rel_tol=rel, abs_tol=rel)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    if isinstance(a, complex) or isinstance(b, complex):
+        return isinstance(a, complex) and isinstance(b, complex) and \
+            same(a.real, b.real, rel) and same(a.imag, b.imag, rel)
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and \
+            all(same(x, y, rel) for x, y in zip(a, b))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return isinstance(a, dict) and isinstance(b, dict) and \
+            same(list(a.items()), list(b.items()), rel)
+    return type(a) is type(b) and a == b
+
+
+# ---- running both sides ------------------------------------------------------------------
+
+class Skip(Exception):
+    """The oracle cannot express this example (e.g. a result that is not valid UTF-8)."""
+
+
+_ENV: dict[str, Any] = {}
+_compiled: dict[str, Callable] = {}
+
+
+def ts_function(src: str) -> Callable:
+    """Compile `def f(...): <body>` (one line allowed) with torch.jit, cached by source."""
+    fn = _compiled.get(src)
+    if fn is None:
+        text = src
+        if "\n" not in text:
+            head, body = text.split("): ", 1)
+            text = f"{head}):\n    return {body}\n" if not body.startswith(
+                ("return", "raise")) and ";" not in body else \
+                f"{head}):\n    " + "\n    ".join(p.strip() for p in body.split(";")) + "\n"
+        if not _ENV:
+            import typing
+            _ENV.update(math=math, torch=torch, **{n: getattr(typing, n) for n in (
+                "List", "Dict", "Tuple", "Optional", "Union", "Any")})
+        cu = torch.jit.CompilationUnit()
+        cu.define(text, rcb=lambda name: _ENV.get(name))
+        fn = _compiled[src] = cu.f
+    return fn
+
+
+def ts_outcome(src: str, *args: Any) -> tuple:
+    """("ok", value) or ("err", type name, message) from running the TorchScript function."""
+    fn = ts_function(src)
+    try:
+        return ("ok", fn(*copy.deepcopy(args)))
+    except UnicodeDecodeError as e:   # torch cannot hand invalid UTF-8 back to Python
+        raise Skip(str(e)) from e
+    except Exception as e:  # noqa: BLE001 - any failure is an outcome to compare
+        text = str(e)
+        marker = "<--- HERE\n"
+        if marker in text:
+            text = text[text.rindex(marker) + len(marker):]
+        text = text[:-1] if text.endswith("\n") else text
+        name, _, msg = text.partition(": ")
+        return ("err", name, msg)
+
+
+def kernel_outcome(qualified: str, *args: Any,
+                   post: Optional[Callable[[list, Any], Any]] = None) -> tuple:
+    """("ok", value) or ("err", type name, message) from calling the registered kernel."""
+    from tsjit.ops import find
+    kernel = find(qualified).kernel
+    args_l = list(copy.deepcopy(args))
+    try:
+        r = kernel(*args_l)
+    except Exception as e:  # noqa: BLE001
+        return ("err", type(e).__name__, str(e))
+    return ("ok", post(args_l, r) if post else r)
+
+
+def check(qualified: str, src: str, *args: Any, post: Optional[Callable] = None,
+          rel: float = 0.0) -> None:
+    """Assert that the kernel and TorchScript agree on `args`."""
+    try:
+        want = ts_outcome(src, *args)
+    except Skip:
+        return
+    got = kernel_outcome(qualified, *args, post=post)
+    if want[0] == "ok" and got[0] == "ok":
+        assert same(got[1], want[1], rel), \
+            f"{qualified}{args!r}: tsjit {got[1]!r} != TorchScript {want[1]!r}"
+    else:
+        assert got == want, f"{qualified}{args!r}: tsjit {got!r} != TorchScript {want!r}"
+
+
+# ---- strategies ----------------------------------------------------------------------------
+
+I64 = (-(2 ** 63), 2 ** 63 - 1)
+EDGE_INTS = [0, 1, -1, 2, -2, 3, 7, -7, 63, 64, 65, 2 ** 31, 2 ** 53 + 1, 2 ** 62,
+             I64[1], I64[0], I64[0] + 1, I64[1] - 1]
+EDGE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0.1, 1e-7, 1e20, 1e308,
+               -1e308, 5e-324, 2.0 ** 63, -(2.0 ** 63), 2.0 ** 53, math.inf, -math.inf,
+               math.nan, 1.0 / 3.0, 3.0, 100.0, 1e10]
+
+
+def ints() -> st.SearchStrategy[int]:
+    """int64 values, biased towards edges."""
+    return st.one_of(st.sampled_from(EDGE_INTS), st.integers(-100, 100),
+                     st.integers(*I64))
+
+
+def small_ints() -> st.SearchStrategy[int]:
+    return st.one_of(st.sampled_from([0, 1, -1, 2, -2, 5]), st.integers(-20, 20))
+
+
+def floats() -> st.SearchStrategy[float]:
+    """Doubles incl. NaN, ±inf, ±0.0, subnormals."""
+    return st.one_of(st.sampled_from(EDGE_FLOATS), st.floats(-10, 10),
+                     st.floats(allow_nan=True, allow_infinity=True))
+
+
+def complexes() -> st.SearchStrategy[complex]:
+    return st.builds(complex, floats(), floats())
+
+
+def texts(max_size: int = 8) -> st.SearchStrategy[str]:
+    """Short strings: ASCII-heavy with spaces, digits, case, and some non-ASCII."""
+    alphabet = st.one_of(st.sampled_from(list("aAbBzZ09 _-.,\t\n\r\x0b\x0c%{}")),
+                         st.characters(max_codepoint=0x7F),
+                         st.sampled_from(list("éß€\u3000😀")))
+    return st.text(alphabet, max_size=max_size)
+
+
+# ---- sanity tests of the oracle itself ---------------------------------------------------
+
+def test_same_is_strict() -> None:
+    assert same(1.0, 1.0) and not same(1, 1.0) and not same(True, 1)
+    assert same(math.nan, math.nan) and not same(0.0, -0.0)
+    assert same([1, (2.0, "a")], [1, (2.0, "a")]) and not same([1], (1,))
+    assert not same({"a": 1, "b": 2}, {"b": 2, "a": 1})
+
+
+@requires_torch
+def test_oracle_reports_torchscript_errors() -> None:
+    assert ts_outcome("def f(a: int, b: int): a // b", 1, 0) == \
+        ("err", "RuntimeError", "division by 0")
+    assert ts_outcome("def f(a: float): str(a)", 1.0) == ("ok", "1.")
+
+
+KINDS: dict[str, Callable[[], st.SearchStrategy]] = {
+    "i": ints, "I": small_ints, "f": floats, "c": complexes, "t": texts,
+    "b": st.booleans, "s": lambda: st.one_of(ints(), floats()),
+}
+
+
+def draw_args(data: Any, kinds: str) -> tuple:
+    """Draw one argument per kind letter (i int, I small int, f float, c complex, t str,
+    b bool, s Scalar)."""
+    return tuple(data.draw(KINDS[k](), label=f"arg{i}") for i, k in enumerate(kinds))
