@@ -85,9 +85,42 @@ def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     raise TypeError(f"expected a number but got {type(v).__name__}")
 
 
+_CTYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
+           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double",
+           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+           "bool": "bool", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t"}
+
+
 def _ctype(dt: D.dtype) -> str:
-    return {"int64": "int64_t", "int32": "int", "int16": "short", "int8": "signed char",
-            "uint8": "unsigned char"}.get(dt.name, dt.name)
+    return _CTYPES.get(dt.name, dt.name)
+
+
+def checked_scalar(v: Any, dt: D.dtype) -> np.ndarray:
+    """A Python number as a 0-d array of `dt`, raising PyTorch's overflow error where a
+    checked conversion (fill_, full, masked_fill ...) would."""
+    if isinstance(v, (np.generic,)):
+        v = v.item()
+    if not isinstance(v, bool) and dt.kind != "b":
+        bad = False
+        if isinstance(v, complex) and dt.kind != "c":
+            bad = v.imag != 0
+            v = v.real
+        if dt.kind in "iu" or dt.kind == "i":
+            info = np.iinfo(dt.np)
+            if isinstance(v, float):
+                bad = bad or v != v or v < info.min or v > info.max
+            elif isinstance(v, int):
+                if not dt.is_signed and v < 0:
+                    bad = bad or -v > info.max     # unsigned targets accept wrapped negatives
+                else:
+                    bad = bad or v < info.min or v > info.max
+        elif dt.kind == "f" and isinstance(v, (int, float)):
+            fv = float(v)
+            info = np.finfo(dt.np)
+            bad = bad or (fv == fv and abs(fv) != float("inf") and abs(fv) > float(info.max))
+        if bad:
+            raise RuntimeError(f"value cannot be converted to type {_ctype(dt)} without overflow")
+    return scalar_to_np(v, dt)
 
 
 def to_np(x: Any, dt: D.dtype) -> np.ndarray:

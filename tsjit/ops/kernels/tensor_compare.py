@@ -1,7 +1,7 @@
 """Comparisons, logical and bitwise ops, where, clamp and the isnan family."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 

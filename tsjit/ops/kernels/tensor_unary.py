@@ -6,7 +6,7 @@ PyTorch; rounding functions keep integer dtypes and reject bools.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 
