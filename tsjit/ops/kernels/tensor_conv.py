@@ -1,0 +1,267 @@
+"""Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
+transposed convolutions and the generic aten::convolution entry points.
+
+A convolution gathers the sliding windows of the padded input as a strided view and
+contracts them with the weight (tensordot per group), in float64 for float32 inputs.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap
+from ...tensor.tensor import Tensor
+from .tensor_reduce import acc
+
+
+def tup(v: Any, n: int) -> list[int]:
+    """An int or a list of ints as n ints (a 1-element list is repeated)."""
+    if isinstance(v, (int, np.integer)):
+        return [int(v)] * n
+    v = [int(x) for x in v]
+    return v * n if len(v) == 1 else v
+
+
+def _check_inputs(x: Tensor, w: Tensor, bias: Optional[Tensor], nd: int,
+                  name: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    a, k = x._a, w._a
+    if a.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                           f"{name}, but got input of size: {fmt_shape(a.shape)}")
+    if x.dtype != w.dtype:
+        raise RuntimeError(f"Input type ({x.dtype.cname}Type) and weight type "
+                           f"({w.dtype.cname}Type) should be the same")
+    if bias is not None and bias.dtype != x.dtype:
+        raise RuntimeError(f"Input type ({x.dtype.cname}Type) and bias type "
+                           f"({bias.dtype.cname}Type) should be the same")
+    if x.dtype.kind not in "fc":
+        raise not_implemented("slow_conv2d_cpu", x.dtype)
+    unbatched = a.ndim == nd + 1
+    return (a[None] if unbatched else a), k, unbatched
+
+
+def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
+            pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
+    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), float64 result."""
+    nd = k.ndim - 2
+    n, c = a.shape[:2]
+    o = k.shape[0]
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if c != k.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {fmt_shape(k.shape)}, "
+                           f"expected input{fmt_shape(a.shape)} to have {k.shape[1] * groups} "
+                           f"channels, but got {c} channels instead")
+    if o % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
+    x = acc(a)
+    if any(p != (0, 0) for p in pads):
+        x = np.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads])
+    eff = [d * (ks - 1) + 1 for d, ks in zip(dilation, k.shape[2:])]
+    padded = x.shape[2:]
+    if any(e > p for e, p in zip(eff, padded)):
+        raise RuntimeError(
+            "Calculated padded input size per channel: (" + " x ".join(map(str, padded)) +
+            "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
+            "than actual input size")
+    win = sliding_window_view(x, eff, axis=tuple(range(2, 2 + nd)))
+    sl = (slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride) + \
+        tuple(slice(None, None, d) for d in dilation)
+    win = win[sl]                                   # (N, C, *out, *K)
+    cg, og = c // groups, o // groups
+    kk = acc(k)
+    outs = []
+    for g in range(groups):
+        wg = win[:, g * cg:(g + 1) * cg]
+        kg = kk[g * og:(g + 1) * og]
+        # contract channels and kernel positions: (N, *out, Og)
+        r = np.tensordot(wg, kg, axes=([1] + list(range(2 + nd, 2 + 2 * nd)),
+                                       [1] + list(range(2, 2 + nd))))
+        outs.append(np.moveaxis(r, -1, 1))
+    y = outs[0] if groups == 1 else np.concatenate(outs, axis=1)
+    if bias is not None:
+        y = y + acc(bias).reshape((1, o) + (1,) * nd)
+    return y
+
+
+def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
+          dilation: Any, groups: int, nd: int) -> Tensor:
+    a, k, unbatched = _check_inputs(input, weight, bias, nd, f"conv{nd}d")
+    if k.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input")
+    st, dl = tup(stride, nd), tup(dilation, nd)
+    if any(s <= 0 for s in st):
+        raise RuntimeError("non-positive stride is not supported")
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [(0, 0)] * nd
+        elif padding == "same":
+            if any(s != 1 for s in st):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for d, ks in zip(dl, k.shape[2:]):
+                total = d * (ks - 1)
+                pads.append((total // 2, total - total // 2))
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        p = tup(padding, nd)
+        if any(x < 0 for x in p):
+            raise RuntimeError("negative padding is not supported")
+        pads = [(x, x) for x in p]
+    y = conv_nd(a, k, None if bias is None else bias._a, st, pads, dl, groups)
+    y = y.astype(input._a.dtype)
+    return wrap(y[0] if unbatched else y)
+
+
+@op("aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], "
+    "SymInt[1] padding=[0], SymInt[1] dilation=[1], SymInt groups=1) -> Tensor",
+    "aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[1] stride=[1], str padding=\"valid\", SymInt[1] dilation=[1], SymInt groups=1) -> "
+    "Tensor")
+@quiet
+def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D convolution (cross-correlation) over (N, C, L) or (C, L)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+@op("aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], "
+    "SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor",
+    "aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[2] stride=[1, 1], str padding=\"valid\", SymInt[2] dilation=[1, 1], "
+    "SymInt groups=1) -> Tensor")
+@quiet
+def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-D convolution (cross-correlation) over (N, C, H, W) or (C, H, W)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+@op("aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[3] stride=[1, 1, 1], SymInt[3] padding=[0, 0, 0], SymInt[3] dilation=[1, 1, 1], "
+    "SymInt groups=1) -> Tensor",
+    "aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[3] stride=[1, 1, 1], str padding=\"valid\", SymInt[3] dilation=[1, 1, 1], "
+    "SymInt groups=1) -> Tensor")
+@quiet
+def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """3-D convolution (cross-correlation) over (N, C, D, H, W) or (C, D, H, W)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def conv_transpose_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                      stride: Sequence[int], padding: Sequence[int],
+                      output_padding: Sequence[int], groups: int,
+                      dilation: Sequence[int]) -> np.ndarray:
+    """Transposed convolution of a (N, Cin, *S) with k (Cin, Cout/groups, *K), float64."""
+    nd = k.ndim - 2
+    n, cin = a.shape[:2]
+    if cin != k.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {fmt_shape(k.shape)}, expected "
+                           f"input{fmt_shape(a.shape)} to have {k.shape[0]} channels, but got "
+                           f"{cin} channels instead")
+    for op_, s, d in zip(output_padding, stride, dilation):
+        if op_ >= s and op_ >= d:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, "
+                               f"but got output_padding={op_}, stride={s}, dilation={d}")
+    cg = cin // groups
+    og = k.shape[1]
+    sp = a.shape[2:]
+    ks = k.shape[2:]
+    full = [(i - 1) * s + d * (kk - 1) + 1 + op_ for i, s, d, kk, op_ in
+            zip(sp, stride, dilation, ks, output_padding)]
+    out = np.zeros((n, og * groups) + tuple(full), np.float64)
+    x = acc(a)
+    w = acc(k)
+    for pos in np.ndindex(*ks):
+        # every input position i contributes to output i * stride + pos * dilation
+        dst = tuple(slice(p * d, p * d + (i - 1) * s + 1, s) for p, d, i, s in
+                    zip(pos, dilation, sp, stride))
+        for g in range(groups):
+            xg = x[:, g * cg:(g + 1) * cg]
+            wg = w[(slice(g * cg, (g + 1) * cg), slice(None)) + pos]     # (cg, og)
+            contrib = np.tensordot(xg, wg, axes=([1], [0]))      # (N, *S, og)
+            out[(slice(None), slice(g * og, (g + 1) * og)) + dst] += np.moveaxis(contrib, -1, 1)
+    crop = tuple(slice(p, f - p) for p, f in zip(padding, full))
+    y = out[(slice(None), slice(None)) + crop]
+    if any(s <= 0 for s in y.shape[2:]):
+        raise RuntimeError("Given input size per channel is too small for the transposed "
+                           "convolution")
+    if bias is not None:
+        y = y + acc(bias).reshape((1, -1) + (1,) * nd)
+    return y
+
+
+def _conv_t(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
+            output_padding: Any, groups: int, dilation: Any, nd: int) -> Tensor:
+    a, k, unbatched = _check_inputs(input, weight, bias, nd, f"conv_transpose{nd}d")
+    y = conv_transpose_nd(a, k, None if bias is None else bias._a, tup(stride, nd),
+                          tup(padding, nd), tup(output_padding, nd), groups, tup(dilation, nd))
+    y = y.astype(input._a.dtype)
+    return wrap(y[0] if unbatched else y)
+
+
+@op("aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] output_padding=[0], "
+    "SymInt groups=1, SymInt[1] dilation=[1]) -> Tensor")
+@quiet
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    """1-D transposed convolution."""
+    return _conv_t(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+@op("aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[2] stride=[1, 1], SymInt[2] padding=[0, 0], SymInt[2] output_padding=[0, 0], "
+    "SymInt groups=1, SymInt[2] dilation=[1, 1]) -> Tensor")
+@quiet
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    """2-D transposed convolution."""
+    return _conv_t(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+@op("aten::conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, "
+    "SymInt[3] stride=[1, 1, 1], SymInt[3] padding=[0, 0, 0], "
+    "SymInt[3] output_padding=[0, 0, 0], SymInt groups=1, SymInt[3] dilation=[1, 1, 1]) -> "
+    "Tensor")
+@quiet
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    """3-D transposed convolution."""
+    return _conv_t(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+@op("aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
+    "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, "
+    "SymInt groups) -> Tensor")
+@quiet
+def convolution(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+                padding: Any, dilation: Any, transposed: bool, output_padding: Any,
+                groups: int) -> Tensor:
+    """Any convolution, by the weight's number of dimensions."""
+    nd = weight._a.ndim - 2
+    if transposed:
+        return _conv_t(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                       nd)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, nd)
+
+
+@op("aten::_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
+    "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, "
+    "SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) "
+    "-> Tensor")
+def _convolution(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+                 padding: Any, dilation: Any, transposed: bool, output_padding: Any,
+                 groups: int, *flags: Any) -> Tensor:
+    """aten::convolution with backend flags (ignored)."""
+    return convolution(input, weight, bias, stride, padding, dilation, transposed,
+                       output_padding, groups)

@@ -1,0 +1,418 @@
+"""Neural-network building blocks: dropout, embedding, layer / batch / instance / group /
+RMS normalisation, one_hot, cosine similarity and pairwise distances.
+
+Statistics are computed in float64 and results rounded to the input dtype.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ...tensor import dtypes as D
+from ...tensor.creation import generator as _gen
+from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap, write_into
+from ...tensor.tensor import Tensor, wrap_dim
+from .tensor_reduce import acc
+
+
+# --- dropout ------------------------------------------------------------------------------------
+def _check_p(p: float) -> None:
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input: Tensor, p: float, train: bool, feature: bool, alpha: bool) -> Tensor:
+    _check_p(p)
+    if not train or p == 0 or input._a.size == 0:
+        return input      # PyTorch returns the input itself in eval mode
+    a = input._a
+    if feature:
+        shape = a.shape[:2] + (1,) * (a.ndim - 2) if a.ndim >= 2 else a.shape
+    else:
+        shape = a.shape
+    keep = _gen().random(shape) >= p
+    x = a.astype(np.float64)
+    if alpha:
+        sa = 1.7580993408473766     # SELU's negative saturation value (alpha * scale)
+        aa = ((1 - p) * (1 + p * sa * sa)) ** -0.5 if p < 1 else 0.0
+        b = -aa * sa * p
+        r = np.where(keep, x, -sa) * aa + b
+    else:
+        r = np.where(keep, x / (1 - p), 0.0) if p < 1 else np.zeros_like(x)
+    return wrap(r.astype(a.dtype))
+
+
+@op("aten::dropout(Tensor input, float p, bool train) -> Tensor")
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Zero elements with probability p and scale by 1/(1-p) when training; else identity."""
+    return _dropout(input, p, train, False, False)
+
+
+@op("aten::feature_dropout(Tensor input, float p, bool train) -> Tensor")
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Dropout of whole channels."""
+    return _dropout(input, p, train, True, False)
+
+
+@op("aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor")
+def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Dropout keeping SELU's self-normalising mean and variance."""
+    return _dropout(input, p, train, False, True)
+
+
+@op("aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor")
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """alpha_dropout of whole channels."""
+    return _dropout(input, p, train, True, True)
+
+
+def _dropout_inplace(feature: bool, alpha: bool) -> Any:
+    def kernel(self: Tensor, p: float, train: bool) -> Tensor:
+        r = _dropout(self, p, train, feature, alpha)
+        return self if r is self else write_into(self, r._a)
+    return kernel
+
+
+op("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)")(
+    _dropout_inplace(False, False))
+op("aten::feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)")(
+    _dropout_inplace(True, False))
+op("aten::alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)")(
+    _dropout_inplace(False, True))
+
+
+@op("aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)")
+def native_dropout(input: Tensor, p: float, train: Optional[bool]) -> tuple[Tensor, Tensor]:
+    """(dropout result, keep mask)."""
+    if train is False or p == 0:
+        return input.clone(), wrap(np.ones(input._a.shape, bool))
+    _check_p(p)
+    keep = _gen().random(input._a.shape) >= p
+    scale = 1 / (1 - p) if p < 1 else 0.0
+    return wrap((input._a * keep * scale).astype(input._a.dtype)), wrap(keep)
+
+
+# --- embedding ----------------------------------------------------------------------------------
+@op("aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, "
+    "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor")
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Rows of weight selected by integer indices (result: indices.shape + [dim])."""
+    if indices.dtype not in (D.int64, D.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got "
+                           f"torch.{indices.dtype.cname}Tensor instead (while checking arguments "
+                           "for embedding)")
+    if weight._a.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    idx = indices._a
+    n = weight._a.shape[0]
+    if idx.size and (idx.max() >= n or idx.min() < 0):
+        raise IndexError("index out of range in self")
+    return wrap(weight._a[idx])
+
+
+@op("aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, "
+    "bool scale_grad_by_freq=False, int mode=0, bool sparse=False, "
+    "Tensor? per_sample_weights=None, bool include_last_offset=False) -> "
+    "(Tensor, Tensor, Tensor, Tensor)")
+def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
+                  scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False,
+                  per_sample_weights: Optional[Tensor] = None,
+                  include_last_offset: bool = False) -> tuple:
+    """Sums (mode 0), means (1) or maxima (2) of bags of embeddings."""
+    w = weight._a
+    idx = indices._a.reshape(-1)
+    offs = list(offsets._a.reshape(-1))
+    if indices._a.ndim == 2:
+        bags = [indices._a[i] for i in range(indices._a.shape[0])]
+        starts = [i * indices._a.shape[1] for i in range(len(bags))]
+    else:
+        ends = offs[1:] + ([] if include_last_offset else [idx.size])
+        starts = offs[:len(ends)]
+        bags = [idx[s:e] for s, e in zip(starts, ends)]
+    psw = None if per_sample_weights is None else per_sample_weights._a.reshape(-1)
+    out = np.zeros((len(bags), w.shape[1]), np.float64)
+    for b, (bag, s) in enumerate(zip(bags, starts)):
+        if len(bag) == 0:
+            continue
+        rows = acc(w[bag])
+        if psw is not None:
+            rows = rows * psw[s:s + len(bag), None]
+        out[b] = rows.sum(0) if mode == 0 else rows.mean(0) if mode == 1 else rows.max(0)
+    empty = wrap(np.zeros(0, np.int64))
+    return wrap(out.astype(w.dtype)), empty, empty, empty
+
+
+# --- normalisation ------------------------------------------------------------------------------
+def _affine(y: np.ndarray, weight: Optional[Tensor], bias: Optional[Tensor],
+            shape: Sequence[int]) -> np.ndarray:
+    if weight is not None:
+        y = y * acc(weight._a).reshape(shape)
+    if bias is not None:
+        y = y + acc(bias._a).reshape(shape)
+    return y
+
+
+@op("aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, "
+    "Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor")
+@quiet
+def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, eps: float = 1e-05,
+               cudnn_enable: bool = True) -> Tensor:
+    """Normalise over the trailing normalized_shape dims, then scale and shift."""
+    return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+@op("aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, "
+    "Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)")
+@quiet
+def native_layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor],
+                      bias: Optional[Tensor], eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(layer_norm result, mean, 1/std) with the statistics keeping reduced dims."""
+    a = input._a
+    ns = tuple(normalized_shape)
+    k = len(ns)
+    if input.dtype.kind != "f":
+        raise not_implemented("LayerNormKernelImpl", input.dtype)
+    if k == 0 or a.shape[a.ndim - k:] != ns or a.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={fmt_shape(ns)}, expected input with shape "
+                           f"[*, {', '.join(map(str, ns))}], but got input of size"
+                           f"{fmt_shape(a.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t._a.shape != ns:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got "
+                               f"{name} of shape {fmt_shape(t._a.shape)} and normalized_shape = "
+                               f"{fmt_shape(ns)}")
+    x = acc(a)
+    axes = tuple(range(a.ndim - k, a.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    rstd = 1 / np.sqrt(var + eps)
+    y = _affine((x - mean) * rstd, weight, bias, ns)
+    return wrap(y.astype(a.dtype)), wrap(mean.astype(a.dtype)), wrap(rstd.astype(a.dtype))
+
+
+@op("aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, "
+    "float? eps=None) -> Tensor")
+@quiet
+def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None,
+             eps: Optional[float] = None) -> Tensor:
+    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight."""
+    a = input._a
+    k = len(normalized_shape)
+    if a.shape[a.ndim - k:] != tuple(normalized_shape):
+        raise RuntimeError(f"Given normalized_shape={fmt_shape(normalized_shape)}, expected input "
+                           f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
+                           f"input of size{fmt_shape(a.shape)}")
+    if eps is None:
+        eps = float(np.finfo(a.dtype).eps)
+    x = acc(a)
+    axes = tuple(range(a.ndim - k, a.ndim))
+    y = x / np.sqrt((x * x).mean(axis=axes, keepdims=True) + eps)
+    return wrap(_affine(y, weight, None, normalized_shape).astype(a.dtype))
+
+
+def _channel_shape(a: np.ndarray) -> list[int]:
+    return [1, a.shape[1]] + [1] * (a.ndim - 2)
+
+
+def _batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
+                running_mean: Optional[Tensor], running_var: Optional[Tensor], training: bool,
+                momentum: float, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = input._a
+    if a.ndim < 2:
+        raise ValueError(f"Expected 2D or higher input (got {a.ndim}D input)")
+    c = a.shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if t is not None and t._a.size != c:
+            raise RuntimeError(f"running_mean should contain {c} elements not {t._a.size}"
+                               if name.startswith("running") else
+                               f"{name} should contain {c} elements not {t._a.size}")
+    x = acc(a)
+    shape = _channel_shape(a)
+    axes = tuple(k for k in range(a.ndim) if k != 1)
+    if training or running_mean is None or running_var is None:
+        n = a.size // c if c else 0
+        if training and n <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {fmt_shape(a.shape)}")
+        mean = x.mean(axis=axes)
+        var = x.var(axis=axes)
+        if training:
+            # running statistics are updated in place with the unbiased variance
+            if running_mean is not None:
+                rm = acc(running_mean._a)
+                write_into(running_mean, (1 - momentum) * rm + momentum * mean)
+            if running_var is not None:
+                rv = acc(running_var._a)
+                write_into(running_var, (1 - momentum) * rv + momentum * var * n / max(n - 1, 1))
+    else:
+        mean = acc(running_mean._a).reshape(-1)
+        var = acc(running_var._a).reshape(-1)
+    inv = 1 / np.sqrt(var + eps)
+    y = (x - mean.reshape(shape)) * inv.reshape(shape)
+    return _affine(y, weight, bias, shape), mean, inv
+
+
+@op("aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+    "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> "
+    "Tensor")
+@quiet
+def batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
+               running_mean: Optional[Tensor], running_var: Optional[Tensor], training: bool,
+               momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
+    """Per-channel (dim 1) normalisation with running or batch statistics."""
+    y, _, _ = _batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+                          eps)
+    return wrap(y.astype(input._a.dtype))
+
+
+@op("aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, "
+    "Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> "
+    "(Tensor, Tensor, Tensor)")
+@quiet
+def native_batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
+                      running_mean: Optional[Tensor], running_var: Optional[Tensor],
+                      training: bool, momentum: float, eps: float) -> tuple:
+    """(batch_norm result, saved mean, saved 1/std)."""
+    y, m, inv = _batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+                            eps)
+    dt = input._a.dtype
+    if not training:
+        m, inv = np.zeros(0), np.zeros(0)
+    return wrap(y.astype(dt)), wrap(m.astype(dt)), wrap(inv.astype(dt))
+
+
+@op("aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, "
+    "Tensor running_mean, Tensor running_var, float momentum, float eps) -> "
+    "(Tensor, Tensor, Tensor)")
+def _native_batch_norm_legit_no_training(input: Tensor, weight: Optional[Tensor],
+                                         bias: Optional[Tensor], running_mean: Tensor,
+                                         running_var: Tensor, momentum: float,
+                                         eps: float) -> tuple:
+    """batch_norm in eval mode, returning empty saved statistics."""
+    return native_batch_norm(input, weight, bias, running_mean, running_var, False, momentum,
+                             eps)
+
+
+@op("aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+    "Tensor? running_var, bool use_input_stats, float momentum, float eps, "
+    "bool cudnn_enabled) -> Tensor")
+@quiet
+def instance_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
+                  running_mean: Optional[Tensor], running_var: Optional[Tensor],
+                  use_input_stats: bool, momentum: float, eps: float,
+                  cudnn_enabled: bool) -> Tensor:
+    """Normalisation of each (sample, channel) over its spatial dims."""
+    a = input._a
+    x = acc(a)
+    shape = _channel_shape(a)
+    axes = tuple(range(2, a.ndim))
+    if use_input_stats or running_mean is None:
+        mean = x.mean(axis=axes, keepdims=True)
+        var = x.var(axis=axes, keepdims=True)
+        if use_input_stats and running_mean is not None and running_var is not None:
+            n = int(np.prod(a.shape[2:]))
+            bm = mean.reshape(a.shape[:2]).mean(0)
+            bv = (var.reshape(a.shape[:2]) * n / max(n - 1, 1)).mean(0)
+            write_into(running_mean, (1 - momentum) * acc(running_mean._a) + momentum * bm)
+            write_into(running_var, (1 - momentum) * acc(running_var._a) + momentum * bv)
+    else:
+        mean = acc(running_mean._a).reshape(shape)
+        var = acc(running_var._a).reshape(shape)
+    y = (x - mean) / np.sqrt(var + eps)
+    return wrap(_affine(y, weight, bias, shape).astype(a.dtype))
+
+
+@op("aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+    "float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor")
+@quiet
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, eps: float = 1e-05,
+               cudnn_enabled: bool = True) -> Tensor:
+    """Normalisation over groups of channels (and all spatial dims)."""
+    a = input._a
+    n, c = a.shape[0], a.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups,"
+                           f" but got input of shape {fmt_shape(a.shape)} and num_groups="
+                           f"{num_groups}")
+    x = acc(a).reshape(n, num_groups, -1)
+    mean = x.mean(axis=2, keepdims=True)
+    var = x.var(axis=2, keepdims=True)
+    y = ((x - mean) / np.sqrt(var + eps)).reshape(a.shape)
+    return wrap(_affine(y, weight, bias, _channel_shape(a)).astype(a.dtype))
+
+
+# --- misc ---------------------------------------------------------------------------------------
+@op("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor")
+def one_hot(self: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 one-hot encoding (num_classes -1: max + 1)."""
+    if self.dtype != D.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    a = self._a
+    if a.size and a.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if a.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(a.max()) + 1
+    elif a.size and a.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return wrap((a[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+@op("aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor")
+@quiet
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) -> Tensor:
+    """x1 . x2 / (max(|x1|, eps) * max(|x2|, eps)) along dim (shapes broadcast)."""
+    a, b = np.broadcast_arrays(acc(x1._a), acc(x2._a))
+    d = wrap_dim(dim, a.ndim)
+    n1 = np.sqrt((a * a).sum(axis=d))
+    n2 = np.sqrt((b * b).sum(axis=d))
+    r = (a * b).sum(axis=d) / (np.maximum(n1, eps) * np.maximum(n2, eps))
+    dt = D.promote_types(x1.dtype, x2.dtype)
+    return wrap(np.asarray(r).astype(dt.np))
+
+
+@op("aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., "
+    "float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor")
+@quiet
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-06,
+                      keepdim: bool = False) -> Tensor:
+    """||x1 - x2 + eps||_p over the last dim."""
+    from .tensor_norm import vector_norm_array
+    d = acc(x1._a) - acc(x2._a) + eps
+    nd = max(x1._a.ndim, x2._a.ndim)
+    if nd == 0:
+        return wrap(np.asarray(np.abs(d)).astype(x1._a.dtype))
+    r = vector_norm_array(d, p, (d.ndim - 1,), keepdim)
+    return wrap(np.asarray(r).astype(x1._a.dtype))
+
+
+@op("aten::pdist(Tensor self, float p=2.) -> Tensor")
+@quiet
+def pdist(self: Tensor, p: float = 2.0) -> Tensor:
+    """Distances between all row pairs i < j of a matrix."""
+    from .tensor_norm import vector_norm_array
+    a = acc(self._a)
+    if a.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {a.ndim}D")
+    i, j = np.triu_indices(a.shape[0], 1)
+    return wrap(np.asarray(vector_norm_array(a[i] - a[j], p, (1,), False)).astype(self._a.dtype))
+
+
+@op("aten::channel_shuffle(Tensor self, SymInt groups) -> Tensor",
+    "aten::native_channel_shuffle(Tensor self, SymInt groups) -> Tensor")
+def channel_shuffle(self: Tensor, groups: int) -> Tensor:
+    """Interleave channel groups: (N, g*c, ...) -> (N, c*g, ...)."""
+    a = self._a
+    n, c = a.shape[:2]
+    if groups <= 0 or c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    x = a.reshape((n, groups, c // groups) + a.shape[2:])
+    return wrap(np.swapaxes(x, 1, 2).reshape(a.shape).copy())
