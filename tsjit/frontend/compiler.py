@@ -13,6 +13,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.passes import CLEANUP, run_pipeline
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .emitter import Emitter
@@ -52,6 +53,7 @@ class FunctionCompiler(Emitter):
         self.emit_stmts(body)
         out = self.emit_return_value(ret_stmt)
         self.graph.register_output(out)
+        run_pipeline(self.graph, CLEANUP)
         name = self.fn.name
         ret = Argument("", out.type)
         self.fn.schema = FunctionSchema(name, "", tuple(args), (ret,))
@@ -357,21 +359,6 @@ class FunctionCompiler(Emitter):
         for name in env.assigned():
             if name not in carried and name not in self.env.vars:
                 self.env.assign(name, Undefined(f"'{name}' is defined only inside the loop body"))
-        self.drop_dead_carried(node)
-
-    def drop_dead_carried(self, node: Any) -> None:
-        """Remove loop-carried values nobody reads (e.g. the condition variable of `while c:`)."""
-        block = node.blocks[0]
-        i = 0
-        while i < len(node.outputs):
-            out, inp = node.outputs[i], block.inputs[i + 1]
-            if not out.uses and not inp.uses:
-                node.erase_output(i)
-                block.return_node.remove_input(i + 1)
-                block.erase_input(i + 1)
-                node.remove_input(i + 2)
-            else:
-                i += 1
 
     # --- assignment ---------------------------------------------------------------
     def assign_to(self, target: ast.Expr, value: Value, rng: SourceRange,

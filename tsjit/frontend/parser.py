@@ -69,6 +69,9 @@ class _LexState:
         self.zero_base = zero_base  # a whole file: the first line must not be indented
         self.type_comments: list[tuple[int, str]] = []  # (Source offset of '#', text)
         self.last_end = 0  # end offset of the last real token
+        # id(node) -> (node, start, end) of a parenthesised expression: the node keeps its
+        # own range (as in Python's ast) but its parent's range covers the parentheses.
+        self.parens: dict[int, tuple[Any, int, int]] = {}
 
 
 def _keyword_message(tok: Any, text: str) -> str:
@@ -433,6 +436,9 @@ class _Builder:
     # -- ranges and checks
     def _edge(self, x: Any, end: bool) -> Optional[int]:
         if isinstance(x, A.Node):
+            p = self.st.parens.get(id(x)) if self.st.parens else None
+            if p is not None:
+                return p[2] if end else p[1]
             return x.range.end if end else x.range.start
         if isinstance(x, str):  # a lark Token
             return self.base + (x.end_pos if end else x.start_pos)
@@ -481,7 +487,7 @@ class _Builder:
     def expr_stmt(self, ch: list) -> A.ExprStmt:
         if isinstance(ch[0], A.Starred):
             raise ParseError("can't use starred expression here", ch[0].range)
-        return A.ExprStmt(ch[0].range, ch[0])
+        return A.ExprStmt(self.rng(ch), ch[0])
 
     def assign_stmt(self, ch: list) -> A.Assign:
         for t in ch[:-1]:
@@ -551,7 +557,8 @@ class _Builder:
     def _boolop(self, op: str, ch: list) -> A.Expr:
         acc = ch[0]
         for right in ch[1:]:  # left-associative pairs: (a or b) or c
-            acc = A.BoolOp(SourceRange(self.src, acc.range.start, right.range.end), op, acc, right)
+            r = SourceRange(self.src, self._edge(acc, False), self._edge(right, True))
+            acc = A.BoolOp(r, op, acc, right)
         return acc
 
     def or_test(self, ch: list) -> A.Expr:
@@ -576,7 +583,7 @@ class _Builder:
     def _binops(self, ch: list) -> A.Expr:
         acc = ch[0]
         for i in range(1, len(ch), 2):  # [a, op, b, op, c]: left-associative
-            r = SourceRange(self.src, acc.range.start, ch[i + 1].range.end)
+            r = SourceRange(self.src, self._edge(acc, False), self._edge(ch[i + 1], True))
             acc = A.BinOp(r, str(ch[i]), acc, ch[i + 1])
         return acc
 
@@ -603,9 +610,11 @@ class _Builder:
         return A.Keyword(self.rng(ch), ch[0].id, ch[1])
 
     def paren(self, ch: list) -> A.Expr:
-        if isinstance(ch[0], A.Starred):
-            raise ParseError("can't use starred expression here", ch[0].range)
-        return ch[0]  # like Python's ast: the inner node keeps its own range
+        inner = ch[1]
+        if isinstance(inner, A.Starred):
+            raise ParseError("can't use starred expression here", inner.range)
+        self.st.parens[id(inner)] = (inner, self._edge(ch[0], False), self._edge(ch[2], True))
+        return inner
 
     def list_comp(self, ch: list) -> A.ListComp:
         if isinstance(ch[1], A.Starred):
@@ -749,7 +758,7 @@ class _FString:
                     i = close + 1 if close >= 0 else len(body)
                 else:  # a backslash before a brace stays literal; the brace still counts
                     i += 1 if body[i + 1:i + 2] in ("{", "}") else 2
-            elif c in "{}" and body[i + 1:i + 2] == c:  # `{{` and `}}` are literal braces
+            elif c in "{}" and body[i + 1:i + 2] == c and not nested:  # `{{`, `}}`: braces
                 buf.append(body[chunk:i + 1])
                 i = chunk = i + 2
             elif c == "{":

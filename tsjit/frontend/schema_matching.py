@@ -115,18 +115,45 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
     """The first schema the arguments match, or a CompileError listing the candidates."""
     graph: Graph = c.graph
     for allow in (False, True):
+        # The most specific overload wins (int+int picks add.int over add.Scalar), so the
+        # result does not depend on the order kernels happen to be registered in.
+        best: Optional[FunctionSchema] = None
+        best_score = -1
         for s in schemas:
             mark = _Checkpoint(graph)
             try:
-                return _try_match(c, s, args, kwargs, self_value, allow, rng)
+                m = _try_match(c, s, args, kwargs, self_value, allow, rng)
             except _NoMatch:
                 mark.rollback()
+                continue
+            mark.rollback()
+            score = _specificity(m)
+            if score > best_score:
+                best, best_score = s, score
+        if best is not None:
+            return _try_match(c, best, args, kwargs, self_value, allow, rng)
     shown = [T_name(nv.value.type) for nv in ([NamedValue(self_value)] if self_value else []) + list(args)]
     shown += [f"{k}={T_name(v.value.type)}" for k, v in kwargs.items()]
     name = what or (schemas[0].name if schemas else "call")
     cands = "\n".join("  " + str(s) for s in schemas)
     raise CompileError(f"Arguments for call are not valid: {name}({', '.join(shown)}) matches "
                        f"none of the available variants:\n{cands}", rng)
+
+
+def _specificity(m: Matched) -> int:
+    """How closely the formal types fit the actual ones (higher: more specific)."""
+    score = 0
+    for arg, v in zip(m.schema.arguments, m.inputs):
+        f = arg.type
+        if f == v.type:
+            score += 4
+        elif isinstance(f, T.TypeVar) or T.contains_typevar(f):
+            score += 3
+        elif isinstance(f, T.OptionalType) and f.elem == v.type:
+            score += 2
+        elif f in (T.NumberType, T.AnyType) or isinstance(f, T.UnionType):
+            score += 1
+    return score
 
 
 def T_name(t: T.Type) -> str:

@@ -5,6 +5,7 @@ from typing import Any, Final
 
 from .script_module import ArgumentError, ScriptFunction, ScriptMethod, ScriptModule
 from .scripting import compilation_unit, reset_compilation_unit, script
+from .source_cu import CompilationUnit
 
 
 def export(fn: Any) -> Any:
@@ -42,6 +43,6 @@ def annotate(the_type: Any, the_value: Any) -> Any:
     return the_value
 
 
-__all__ = ["ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
+__all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
            "compilation_unit", "reset_compilation_unit", "script", "export", "ignore", "unused",
            "save", "load", "annotate"]

@@ -1,0 +1,62 @@
+"""Dead code elimination: remove nodes without side effects whose outputs nobody uses."""
+from __future__ import annotations
+
+from ..graph import Block, Graph, Node
+
+# Nodes that must stay even when their outputs are unused.
+SIDE_EFFECT_KINDS = {
+    "prim::SetAttr", "prim::RaiseException", "prim::Print", "prim::CallMethod",
+    "prim::CallFunction", "prim::If", "prim::Loop", "aten::warn", "prim::ListUnpack",
+}
+
+
+def has_side_effects(n: Node) -> bool:
+    """Whether removing `n` could change what the program does."""
+    if n.kind in SIDE_EFFECT_KINDS:
+        return True
+    schema = n.schema
+    if schema is not None and (schema.is_mutable() or schema.name.endswith("_")):
+        return True
+    return n.kind.startswith("aten::") and schema is None
+
+
+def _drop_unused_outputs(n: Node) -> bool:
+    """Remove if-outputs and loop-carried values that nothing reads."""
+    changed = False
+    if n.kind == "prim::If":
+        for i in reversed(range(len(n.outputs))):
+            if not n.outputs[i].uses:
+                for b in n.blocks:
+                    b.return_node.remove_input(i)
+                n.erase_output(i)
+                changed = True
+    elif n.kind == "prim::Loop":
+        body = n.blocks[0]
+        for i in reversed(range(len(n.outputs))):
+            if not n.outputs[i].uses and not body.inputs[i + 1].uses:
+                body.return_node.remove_input(i + 1)
+                body.erase_input(i + 1)
+                n.remove_input(i + 2)
+                n.erase_output(i)
+                changed = True
+    return changed
+
+
+def _sweep(b: Block) -> bool:
+    changed = False
+    for n in reversed(list(b.nodes)):
+        changed |= _drop_unused_outputs(n)
+        for inner in n.blocks:
+            changed |= _sweep(inner)
+        if not has_side_effects(n) and all(not o.uses for o in n.outputs):
+            n.destroy()
+            changed = True
+    return changed
+
+
+def run(graph: Graph) -> bool:
+    """Remove dead nodes; returns whether anything was removed."""
+    changed = False
+    while _sweep(graph.block):
+        changed = True
+    return changed
