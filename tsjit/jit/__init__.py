@@ -4,8 +4,32 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .script_module import ArgumentError, ScriptFunction, ScriptMethod, ScriptModule
-from .scripting import compilation_unit, reset_compilation_unit, script
-from .source_cu import CompilationUnit
+
+
+def script(obj: Any) -> Any:
+    """Compile a module instance, function or class to TorchScript."""
+    from .scripting import script as _script   # the compiler loads on first use
+    return _script(obj)
+
+
+def compilation_unit() -> Any:
+    """The process-wide CompilationUnit scripted code lives in."""
+    from .scripting import compilation_unit as _cu
+    return _cu()
+
+
+def reset_compilation_unit() -> None:
+    """Start a fresh CompilationUnit (mangling counters restart); for tests and tools."""
+    from .scripting import reset_compilation_unit as _reset
+    _reset()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CompilationUnit":
+        from .source_cu import CompilationUnit
+        return CompilationUnit
+    raise AttributeError(f"module 'tsjit.jit' has no attribute '{name}'")
+
 
 
 def export(fn: Any) -> Any:
