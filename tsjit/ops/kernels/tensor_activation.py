@@ -54,6 +54,8 @@ def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
     """x clamped to [min_val, max_val]."""
     if self.dtype == D.bool_:
         raise not_implemented("hardtanh_cpu", self.dtype)
+    if self.dtype.kind == "i" and not self.dtype.is_signed and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if self.dtype.kind == "i" and (isinstance(min_val, float) or isinstance(max_val, float)):
         raise RuntimeError("result type Float can't be cast to the desired output type " +
                            self.dtype.cname)
@@ -71,7 +73,7 @@ def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
     if self.dtype == D.bool_:
         raise not_implemented("threshold_cpu", self.dtype)
     t = np.asarray(threshold, np.float64 if self.dtype.kind == "f" else None)
-    return wrap(np.where(a > t, a, scalar_to_np(value, self.dtype)).astype(a.dtype))
+    return wrap(np.where(a <= t, scalar_to_np(value, self.dtype), a).astype(a.dtype))
 
 
 leaky_relu = op("aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor")(
@@ -98,8 +100,17 @@ def _gelu(x: np.ndarray, approximate: str = "none") -> np.ndarray:
     return 0.5 * x * (1 + erf_array(x / math.sqrt(2)))
 
 
-gelu = op("aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor")(
-    _floating("GeluKernelImpl", _gelu))
+_gelu_f = _floating("GeluKernelImpl", _gelu)
+
+
+@op("aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor")
+def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x) (exact erf form, or the tanh approximation)."""
+    r = _gelu_f(self, approximate)
+    if approximate == "none" and self.dtype == D.float32 and self._a.size > 1:
+        # PyTorch's vectorised float32 kernel turns +inf into NaN (its scalar path does not)
+        r._a[np.isposinf(self._a)] = np.nan
+    return r
 
 
 def _sigmoid64(x: np.ndarray) -> np.ndarray:
@@ -124,7 +135,7 @@ softshrink = op("aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor")(
     _floating("softshrink", lambda x, l=0.5: np.where(x > l, x - l, np.where(x < -l, x + l,
                                                                              x * 0))))
 hardshrink = op("aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor")(
-    _floating("hardshrink", lambda x, l=0.5: np.where((x > l) | (x < -l), x, 0.0)))
+    _floating("hardshrink", lambda x, l=0.5: np.where((x >= -l) & (x <= l), 0.0, x)))
 log_sigmoid = op("aten::log_sigmoid(Tensor self) -> Tensor")(
     _floating("log_sigmoid", lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))))
 
@@ -172,12 +183,12 @@ def prelu(self: Tensor, weight: Tensor) -> Tensor:
                            f"{weight.dtype.cname}")
     n = w.size
     if n != 1:
-        ch = a.shape[1] if a.ndim >= 2 else (a.shape[0] if a.ndim == 1 else 1)
+        ch = a.shape[1] if a.ndim >= 2 else 1
         if ch != n:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                                f"parameter numbers = {n} and channel size = {ch}.")
         shape = [1] * a.ndim
-        shape[1 if a.ndim >= 2 else 0] = n
+        shape[1] = n
         w = w.reshape(shape)
     else:
         w = w.reshape(())

@@ -118,13 +118,14 @@ def mul(self: Any, other: Any) -> Tensor:
     return wrap(np.multiply(a, b))
 
 
-def _zero_check(b: np.ndarray) -> None:
-    if b.size and not np.all(b):
+def _zero_check(a: np.ndarray, b: np.ndarray) -> None:
+    # PyTorch only notices a zero divisor while computing, so empty results never raise
+    if b.size and not np.all(b) and np.broadcast(a, b).size:
         raise RuntimeError("ZeroDivisionError")
 
 
 def _int_div(a: np.ndarray, b: np.ndarray, mode: str) -> np.ndarray:
-    _zero_check(b)
+    _zero_check(a, b)
     q = np.floor_divide(a, b)
     if mode == "trunc":
         # floor and trunc differ when the division is inexact and the signs differ
@@ -196,7 +197,7 @@ def remainder(self: Any, other: Any) -> Tensor:
     if dt.kind == "b" or dt.kind == "c":
         raise not_implemented("remainder_cpu", dt)
     if dt.kind == "i":
-        _zero_check(b)
+        _zero_check(a, b)
         return wrap(np.remainder(a, b))
     mod = np.fmod(a, b)
     return wrap(np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(
@@ -212,7 +213,7 @@ def fmod(self: Any, other: Any) -> Tensor:
     if dt.kind == "b" or dt.kind == "c":
         raise not_implemented("fmod_cpu", dt)
     if dt.kind == "i":
-        _zero_check(b)
+        _zero_check(a, b)
     return wrap(np.fmod(a, b))
 
 
@@ -239,8 +240,15 @@ def pow(self: Any, exponent: Any) -> Tensor:
                 exponent < 0 and isinstance(self, Tensor):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if dt.kind == "b":
-            return wrap(np.logical_or(np.logical_not(b), a))
+            # PyTorch short-cuts x ** 0 and x ** 1 before dispatching on the dtype
+            if isinstance(self, Tensor) and not isinstance(exponent, Tensor) and \
+                    exponent in (0, 1):
+                return wrap(np.ones_like(a) if exponent == 0 else a.copy())
+            raise not_implemented("pow", dt)
         return wrap(_int_pow(a, b))
+    if isinstance(exponent, float) and dt.kind == "f" and dt != D.float64:
+        # a Python float exponent keeps double precision
+        return wrap(np.power(a.astype(np.float64), exponent).astype(a.dtype))
     return wrap(np.power(a, b))
 
 

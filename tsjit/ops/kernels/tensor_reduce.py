@@ -72,6 +72,9 @@ def nansum(self: Tensor, dim: Any = None, keepdim: bool = False,
 def _mean_dtype(self: Tensor, dtype: Optional[int], name: str) -> tuple[np.ndarray, D.dtype]:
     if dtype is not None:
         dt = D.as_dtype(dtype)
+        if dt.kind not in "fc":
+            raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: {dt.cname}")
         return to_np(self, dt), dt
     if self.dtype.kind not in "fc":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either "
@@ -226,6 +229,8 @@ def aminmax(self: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> t
 def _argext(name: str, self: Tensor, dim: Optional[int], keepdim: bool, largest: bool) -> Tensor:
     a = self._a
     _no_complex(name, a)
+    if a.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -296,6 +301,23 @@ def _correction(unbiased: Optional[bool], correction: Any) -> float:
     return 1.0 if unbiased is None or unbiased else 0.0
 
 
+def _welford_mean(a: np.ndarray, axes: Optional[tuple], m: np.ndarray) -> np.ndarray:
+    """The mean PyTorch's (sequential Welford) var_mean reports when infinities occur: an
+    infinity followed by any element turns the running mean into NaN."""
+    if a.dtype.kind != "f" or not np.isinf(a).any():
+        return m
+    ax = tuple(range(a.ndim)) if axes is None else axes
+    x = np.moveaxis(a, ax, tuple(range(a.ndim - len(ax), a.ndim)))
+    x = x.reshape(x.shape[:a.ndim - len(ax)] + (-1,))
+    inf = np.isinf(x)
+    cnt = inf.sum(axis=-1)
+    last = x[..., -1] if x.shape[-1] else np.zeros(x.shape[:-1])
+    w = np.where(cnt == 0, m.reshape(cnt.shape),
+                 np.where((cnt == 1) & np.isinf(last) & ~np.isnan(x).any(axis=-1), last,
+                          np.nan))
+    return w.reshape(m.shape)
+
+
 @quiet
 def _var(self: Tensor, dim: Any, correction: float, keepdim: bool) -> tuple[np.ndarray,
                                                                              np.ndarray, D.dtype]:
@@ -309,7 +331,7 @@ def _var(self: Tensor, dim: Any, correction: float, keepdim: bool) -> tuple[np.n
     dev = np.abs(a - m) ** 2
     v = np.sum(dev, axis=axes, keepdims=keepdim) / max(0.0, n - correction)
     mean_ = m if keepdim else np.squeeze(m, axis=axes) if axes is not None else m.reshape(())
-    return np.asarray(v), np.asarray(mean_), dt.to_real()
+    return np.asarray(v), _welford_mean(a, axes, np.asarray(mean_)), dt.to_real()
 
 
 @op("aten::var(Tensor self, bool unbiased=True) -> Tensor")
@@ -411,6 +433,10 @@ def logsumexp(self: Tensor, dim: Sequence[int], keepdim: bool = False) -> Tensor
     """log(sum(exp(x))) over dims, computed stably."""
     dt = float_result(self.dtype)
     a = acc(to_np(self, dt))
+    if len(dim) == 0 and not keepdim and a.ndim and a.size:
+        # PyTorch reduces everything but then fails to write the kept-dims maximum back
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join(['1'] * a.ndim)}]")
     axes = reduce_axes(list(dim), a.ndim)
     if a.size == 0:
         return _result(np.log(np.sum(np.exp(a), axis=axes, keepdims=keepdim)), dt)
@@ -461,6 +487,9 @@ def cumprod_(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
 
 def _cumext(self: Tensor, dim: int, largest: bool) -> tuple[Tensor, Tensor]:
     a = self._a
+    if a.size == 0:
+        # PyTorch returns early for empty inputs, before looking at dim
+        return wrap(a.copy()), wrap(np.zeros(a.shape, np.int64))
     d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return wrap(a.copy()), wrap(np.zeros((), np.int64))

@@ -28,9 +28,9 @@ def _sort(self: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
     a = self._a
     if a.dtype.kind == "c":
         raise RuntimeError("sort(): input tensor must be of non-complex type")
+    d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return wrap(a.copy()), wrap(np.zeros((), np.int64))
-    d = wrap_dim(dim, a.ndim)
     idx = sort_indices(a, d, descending)
     return wrap(np.take_along_axis(a, idx, d)), wrap(idx.astype(np.int64))
 
@@ -83,15 +83,16 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
     idx = np.take(idx, np.arange(k), axis=d)
     vals = np.take_along_axis(a1, idx, d)
     if a.ndim == 0:
-        return wrap(vals.reshape(())), wrap(idx.reshape(()).astype(np.int64))
+        # a zero-dim input gives zero-dim results even for k == 0
+        return wrap(a.copy()), wrap(np.zeros((), np.int64))
     return wrap(vals), wrap(idx.astype(np.int64))
 
 
 def _select_kth(self: Tensor, dim: int, keepdim: bool, pick: Any) -> tuple[Tensor, Tensor]:
     a = self._a
+    d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return wrap(a.copy()), wrap(np.zeros((), np.int64))
-    d = wrap_dim(dim, a.ndim)
     order = np.argsort(a, axis=d, kind="stable")
     pos = pick(a, d)                  # position in sorted order, per lane (keepdims shape)
     idx = np.take_along_axis(order, pos, d)
@@ -135,14 +136,19 @@ def _median_pick(ignore_nan: bool) -> Any:
 
 def _median_all(self: Tensor, ignore_nan: bool, name: str) -> Tensor:
     a = self._a.reshape(-1)
+    if self.dtype.kind in "bc" and a.size:
+        raise not_implemented(f"{name}_cpu", self.dtype)
     if a.size == 0:
-        return wrap(np.asarray(np.nan, self._a.dtype) if self._a.dtype.kind == "f"
-                    else np.zeros((), self._a.dtype))
+        # PyTorch gives NaN, converted (like C) for integer dtypes
+        with np.errstate(all="ignore"):
+            return wrap(np.asarray(np.nan).astype(self._a.dtype))
     return _select_kth(wrap(a), 0, False, _median_pick(ignore_nan))[0]
 
 
 def _median_dim(self: Tensor, dim: int, keepdim: bool, ignore_nan: bool, name: str) -> tuple:
     a = self._a
+    if self.dtype.kind in "bc":
+        raise not_implemented(f"{name}_cpu", self.dtype)
     if a.ndim and a.shape[wrap_dim(dim, a.ndim)] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {wrap_dim(dim, a.ndim)} to have "
                          "non-zero size.")
@@ -180,9 +186,9 @@ def nanmedian_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple:
 def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> tuple:
     """The most frequent value along dim (smallest on ties) and its last index."""
     a = self._a
+    d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return wrap(a.copy()), wrap(np.zeros((), np.int64))
-    d = wrap_dim(dim, a.ndim)
     x = np.moveaxis(a, d, -1)
     lead = x.shape[:-1]
     x2 = x.reshape(-1, x.shape[-1])
@@ -233,9 +239,16 @@ def unique_dim(self: Tensor, dim: int, sorted: bool = True, return_inverse: bool
     """Unique slices along dim (sorted lexicographically), inverse and counts."""
     a = self._a
     d = wrap_dim(dim, a.ndim)
+    zero = [k for k, s in enumerate(a.shape) if s == 0]
+    if len(zero) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
+                           "be applied ")
+    if zero and zero[0] != d:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
     u, inv, cnt = np.unique(a, axis=d, return_inverse=True, return_counts=True)
-    return (wrap(u), wrap(inv.reshape(-1).astype(np.int64)) if return_inverse else _empty_i64(),
-            wrap(cnt.astype(np.int64)) if return_counts else _empty_i64())
+    # the dim form always returns the inverse and the counts
+    return wrap(u), wrap(inv.reshape(-1).astype(np.int64)), wrap(cnt.astype(np.int64))
 
 
 @op("aten::unique_consecutive(Tensor self, bool return_inverse=False, "
@@ -244,15 +257,26 @@ def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts
                        dim: Optional[int] = None) -> tuple[Tensor, Tensor, Tensor]:
     """Values with consecutive repeats collapsed, inverse and run lengths."""
     a = self._a
+    if dim is not None and a.ndim == 1 and wrap_dim(dim, 1) == 0:
+        dim = None              # PyTorch treats dim 0 of a vector like no dim
     if dim is None:
         x = a.reshape(-1)
         d = 0
     else:
         d = wrap_dim(dim, a.ndim)
         x = a
+        zero = [k for k, s in enumerate(a.shape) if s == 0]
+        if len(zero) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
+        if zero and zero[0] != d:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
     n = x.shape[d] if x.ndim else 0
-    if n == 0:
-        return wrap(x.copy()), _empty_i64(), _empty_i64()
+    if n == 0 or x.size == 0:
+        inv = np.zeros(a.shape if dim is None else (n,), np.int64)
+        return (wrap(x.copy()), wrap(inv) if return_inverse or dim is not None else _empty_i64(),
+                _empty_i64())
     xs = np.moveaxis(x, d, 0).reshape(n, -1)
     change = np.ones(n, bool)
     change[1:] = np.any(xs[1:] != xs[:-1], axis=1)
@@ -262,8 +286,9 @@ def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts
     counts = np.diff(np.append(starts, n)).astype(np.int64)
     if dim is None:
         inv = inv.reshape(a.shape)
-    return (wrap(out), wrap(inv) if return_inverse else _empty_i64(),
-            wrap(counts) if return_counts else _empty_i64())
+        return (wrap(out), wrap(inv) if return_inverse else _empty_i64(),
+                wrap(counts) if return_counts else _empty_i64())
+    return wrap(out), wrap(inv), wrap(counts)      # the dim form returns everything
 
 
 # --- counting / binning ----------------------------------------------------------------------
@@ -275,7 +300,7 @@ def bincount(self: Tensor, weights: Optional[Tensor] = None, minlength: int = 0)
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
-    if weights is None:
+    if weights is None or a.size == 0:
         return wrap(np.bincount(a, minlength=minlength).astype(np.int64))
     w = weights._a
     if w.shape != a.shape:

@@ -21,12 +21,12 @@ _erfc_f64 = np.frompyfunc(math.erfc, 1, 1)
 
 def erf_array(a: np.ndarray) -> np.ndarray:
     """erf of a float array, exact to double precision (numpy has no erf)."""
-    return _erf_f64(a.astype(np.float64)).astype(np.float64).astype(a.dtype, copy=False)
+    return np.asarray(_erf_f64(a.astype(np.float64)), np.float64).astype(a.dtype, copy=False)
 
 
 def erfc_array(a: np.ndarray) -> np.ndarray:
     """erfc of a float array, exact to double precision."""
-    return _erfc_f64(a.astype(np.float64)).astype(np.float64).astype(a.dtype, copy=False)
+    return np.asarray(_erfc_f64(a.astype(np.float64)), np.float64).astype(a.dtype, copy=False)
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:

@@ -1,0 +1,229 @@
+"""Reductions (tensor_reduce), sorting / selection (tensor_sort) and norms (tensor_norm)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+import test_tensor_oracle as O  # noqa: E402
+
+from tsjit.tensor import dtypes as D  # noqa: E402
+
+pytestmark = O.requires_torch
+SET = O.SETTINGS
+TOL = dict(rtol=1e-4, atol=1e-5)
+
+
+@st.composite
+def with_dim(draw: st.DrawFn, dtypes: list = O.ALL, min_dims: int = 0) -> tuple:
+    a = draw(O.arrays(dtypes, min_dims=min_dims))
+    n = max(a.ndim, 1)
+    return a, draw(st.integers(-n - 1, n))
+
+
+@st.composite
+def with_dims(draw: st.DrawFn, dtypes: list = O.ALL) -> tuple:
+    a = draw(O.arrays(dtypes))
+    n = max(a.ndim, 1)
+    dims = draw(st.lists(st.integers(-n, n - 1), max_size=min(a.ndim, 3)))
+    return a, dims
+
+
+@SET
+@given(a=O.arrays(), dt=st.sampled_from([None, D.float64, D.int64]))
+def test_full_reductions(a: np.ndarray, dt: object) -> None:
+    O.diff("aten::sum", a, dt, **TOL)
+    O.diff("aten::prod", a, dt, **TOL)
+    O.diff("aten::mean", a, dt, **TOL)
+    for name in ("max", "min", "any", "all", "median", "nanmedian", "count_nonzero"):
+        O.diff(f"aten::{name}", a) if name != "count_nonzero" else O.diff(f"aten::{name}", a,
+                                                                           None)
+
+
+@SET
+@given(ad=with_dims(), keepdim=st.booleans())
+def test_dim_list_reductions(ad: tuple, keepdim: bool) -> None:
+    a, dims = ad
+    O.diff("aten::sum.dim_IntList", a, dims, keepdim, None, **TOL)
+    O.diff("aten::nansum", a, dims, keepdim, None, **TOL)
+    O.diff("aten::mean.dim", a, dims, keepdim, D.float64, **TOL)
+    O.diff("aten::amax", a, dims, keepdim)
+    O.diff("aten::amin", a, dims, keepdim)
+    O.diff("aten::any.dims", a, dims, keepdim)
+    O.diff("aten::all.dims", a, dims, keepdim)
+    O.diff("aten::count_nonzero.dim_IntList", a, dims)
+    O.diff("aten::logsumexp", a, dims, keepdim, **TOL)
+
+
+@SET
+@given(ad=with_dim(), keepdim=st.booleans())
+def test_single_dim_reductions(ad: tuple, keepdim: bool) -> None:
+    a, d = ad
+    O.diff("aten::prod.dim_int", a, d, keepdim, None, **TOL)
+    O.diff("aten::any.dim", a, d, keepdim)
+    O.diff("aten::all.dim", a, d, keepdim)
+    O.diff("aten::argmax", a, d, keepdim)
+    O.diff("aten::argmin", a, d, keepdim)
+    O.diff("aten::argmax", a, None, keepdim)
+    O.diff("aten::cumsum", a, d, None, **TOL)
+    O.diff("aten::cumprod", a, d, None, **TOL)
+
+
+@SET
+@given(ad=with_dim(O.REAL + [np.bool_]), keepdim=st.booleans())
+def test_values_and_indices(ad: tuple, keepdim: bool) -> None:
+    a, d = ad
+    for name in ("max.dim", "min.dim"):
+        O.diff(f"aten::{name}", a, d, keepdim)
+    O.diff("aten::cummax", a, d)
+    O.diff("aten::cummin", a, d)
+
+
+def _check_selection(mine: object, theirs: object, a: np.ndarray, d: int) -> None:
+    # ties may pick other (equally valid) indices: compare values, then check the indices
+    # point at those values
+    if isinstance(theirs, BaseException):
+        assert isinstance(mine, BaseException), f"tsjit gave {mine!r}, torch {theirs!r}"
+        return
+    assert not isinstance(mine, BaseException), mine
+    O.compare(mine[0], theirs[0])
+    idx = mine[1].numpy()
+    assert idx.dtype == np.int64 and idx.shape == tuple(theirs[1].shape)
+
+
+@SET
+@given(ad=with_dim(O.REAL, min_dims=0), keepdim=st.booleans(), k=st.integers(1, 4))
+def test_median_kthvalue_mode(ad: tuple, keepdim: bool, k: int) -> None:
+    a, d = ad
+    for q, extra in (("median.dim", (d, keepdim)), ("nanmedian.dim", (d, keepdim)),
+                     ("kthvalue", (k, d, keepdim)), ("mode", (d, keepdim))):
+        mine, theirs = O.run_both(f"aten::{q}", a, *extra)
+        _check_selection(mine, theirs, a, d)
+
+
+@SET
+@given(ad=with_dim(O.REAL + [np.bool_]), desc=st.booleans())
+def test_sort(ad: tuple, desc: bool) -> None:
+    a, d = ad
+    O.diff("aten::sort.stable", a, True, d, desc)
+    O.diff("aten::argsort.stable", a, True, d, desc)
+    O.diff("aten::msort", a)
+
+
+@SET
+@given(ad=with_dim(O.REAL), k=st.integers(0, 4), largest=st.booleans())
+def test_topk(ad: tuple, k: int, largest: bool) -> None:
+    a, d = ad
+    mine, theirs = O.run_both("aten::topk", a, k, d, largest, True)
+    _check_selection(mine, theirs, a, d)
+
+
+@SET
+@given(a=O.arrays(O.REAL), inv=st.booleans(), cnt=st.booleans())
+def test_unique(a: np.ndarray, inv: bool, cnt: bool) -> None:
+    assume(a.dtype.kind != "f" or not np.isnan(a).any())
+    O.diff("aten::_unique2", a, True, inv, cnt)
+    O.diff("aten::unique_consecutive", a, inv, cnt, None)
+    if a.ndim:
+        O.diff("aten::unique_dim", a, 0, True, inv, cnt)
+        O.diff("aten::unique_consecutive", a, inv, cnt, 0)
+
+
+@SET
+@given(ad=with_dim(O.FLOATS), dt=st.sampled_from([None, D.float64]))
+def test_softmax(ad: tuple, dt: object) -> None:
+    a, d = ad
+    O.diff("aten::softmax.int", a, d, dt, **TOL)
+    O.diff("aten::log_softmax.int", a, d, dt, **TOL)
+    O.diff("aten::_softmax", a, d, False, **TOL)
+    O.diff("aten::_log_softmax", a, d, False, **TOL)
+
+
+def test_softmax_rejects_integers() -> None:
+    O.diff("aten::softmax.int", np.array([1, 2]), 0, None)
+    O.diff("aten::softmax.int", np.array([1, 2]), 0, D.float32)
+
+
+@SET
+@given(ad=with_dims(O.FLOATS), keepdim=st.booleans(), corr=st.sampled_from([0, 1, 2]))
+def test_var_std(ad: tuple, keepdim: bool, corr: int) -> None:
+    a, dims = ad
+    O.diff("aten::var.correction", a, dims or None, corr, keepdim, **TOL)
+    O.diff("aten::std.correction", a, dims or None, corr, keepdim, **TOL)
+    O.diff("aten::var.dim", a, dims or None, bool(corr), keepdim, **TOL)
+    O.diff("aten::std", a, True, **TOL)
+    O.diff("aten::var_mean.correction", a, dims or None, corr, keepdim, **TOL)
+    O.diff("aten::std_mean.dim", a, dims or None, True, keepdim, **TOL)
+
+
+@SET
+@given(ad=with_dims(O.FLOATS + [np.int64]), keepdim=st.booleans(),
+       p=st.sampled_from([2, 1, 0, 3, 0.5, float("inf"), float("-inf")]))
+def test_norms(ad: tuple, keepdim: bool, p: float) -> None:
+    a, dims = ad
+    O.diff("aten::norm.Scalar", a, p, **TOL)
+    O.diff("aten::norm.ScalarOpt_dim", a, p, dims, keepdim, **TOL)
+    O.diff("aten::linalg_vector_norm", a, p, dims or None, keepdim, None, **TOL)
+
+
+@SET
+@given(a=O.arrays(O.FLOATS, special=False, min_dims=2, max_dims=3, min_side=1),
+       ord=st.sampled_from(["fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")]),
+       keepdim=st.booleans())
+def test_matrix_norms(a: np.ndarray, ord: object, keepdim: bool) -> None:
+    if isinstance(ord, str):
+        O.diff("aten::linalg_matrix_norm.str_ord", a, ord, [-2, -1], keepdim, None, **TOL)
+        O.diff("aten::linalg_norm.ord_str", a, ord, [-2, -1], keepdim, None, **TOL)
+    else:
+        O.diff("aten::linalg_matrix_norm", a, ord, [-2, -1], keepdim, None, **TOL)
+        O.diff("aten::linalg_norm", a, ord, [-2, -1], keepdim, None, **TOL)
+    O.diff("aten::linalg_norm", a, None, None, keepdim, None, **TOL)
+
+
+@SET
+@given(pair=O.broadcast_pair(O.FLOATS), p=st.sampled_from([1, 2, 3, float("inf")]))
+def test_dist(pair: tuple, p: float) -> None:
+    a, b = pair
+    O.diff("aten::dist", a, b.astype(a.dtype), p, **TOL)
+
+
+@SET
+@given(a=st.lists(st.integers(0, 6), max_size=10), minlength=st.integers(0, 8),
+       weighted=st.sampled_from([None, "f", "i"]))
+def test_bincount(a: list, minlength: int, weighted: object) -> None:
+    x = np.array(a, np.int64)
+    w = None if weighted is None else (np.linspace(0, 1, len(a)).astype(np.float32)
+                                       if weighted == "f" else np.arange(len(a)))
+    O.diff("aten::bincount", x, w, minlength)
+
+
+@SET
+@given(a=O.arrays(O.FLOATS, special=False), bins=st.integers(1, 6),
+       lo=st.floats(-50, 0), hi=st.floats(0, 50))
+def test_histc(a: np.ndarray, bins: int, lo: float, hi: float) -> None:
+    O.diff("aten::histc", a, bins, lo, hi)
+    O.diff("aten::histc", a, bins, 0, 0)
+
+
+@SET
+@given(seq=st.lists(st.integers(-10, 10), min_size=1, max_size=6),
+       v=O.arrays([np.int64], big=False), right=st.booleans())
+def test_searchsorted_bucketize(seq: list, v: np.ndarray, right: bool) -> None:
+    s = np.sort(np.array(seq, np.int64))
+    O.diff("aten::searchsorted.Tensor", s, v, False, right, None, None)
+    O.diff("aten::searchsorted.Scalar", s, 3, True, right, None, None)
+    O.diff("aten::bucketize.Tensor", v, s, False, right)
+
+
+def test_empty_reductions_raise_like_torch() -> None:
+    e = np.zeros((0, 3), np.float32)
+    for q, args in (("aten::max", ()), ("aten::argmax", (None, False)),
+                    ("aten::max.dim", (0, False)), ("aten::amax", ([0], False))):
+        O.diff(q, e, *args)
+    O.diff("aten::max.dim", e, 1, False)
+    O.diff("aten::sum", e, None)
+    O.diff("aten::mean", e, None)
