@@ -3,3 +3,31 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite golden files under tests/golden/ from the current output")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def golden(request):
+    """Compare text with tests/golden/<name>; with --update-golden, rewrite the file."""
+    update = request.config.getoption("--update-golden")
+
+    def check(name: str, text: str) -> None:
+        path = os.path.join(os.path.dirname(__file__), "golden", name)
+        if update or not os.path.exists(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+            if not update:
+                pytest.fail(f"golden file {name} did not exist; written now, check it in")
+            return
+        with open(path) as f:
+            expected = f.read()
+        assert text == expected, f"output differs from golden {name} (run with --update-golden)"
+    return check

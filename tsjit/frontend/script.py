@@ -314,13 +314,26 @@ def class_annotations(cls: type) -> dict:
     def find(c: type) -> dict:
         ann = c.__dict__.get("__annotations__", {})
         if ann:
-            return ann
+            return {k: _evaluate_annotation(v, c) for k, v in ann.items()}
         for base in c.__bases__:
             found = find(base)
             if found:
                 return found
         return {}
     return find(cls)
+
+
+def _evaluate_annotation(ann: Any, owner: type) -> Any:
+    """A string annotation (`from __future__ import annotations`) evaluated where it was
+    written; left as a string when that fails (it then carries no type)."""
+    if not isinstance(ann, str):
+        return ann
+    import sys
+    module = sys.modules.get(owner.__module__)
+    try:
+        return eval(ann, dict(vars(module)) if module else {}, dict(vars(owner)))  # noqa: S307
+    except Exception:  # noqa: BLE001  (any failure means: no usable annotation)
+        return ann
 
 
 def closure_vars(fn: Any) -> dict:

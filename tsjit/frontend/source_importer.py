@@ -79,10 +79,11 @@ class _ConstantsValue(SugaredValue):
 class SourceImporter:
     """Loads code objects of one archive into `cu` on demand."""
 
-    def __init__(self, cu: CompilationUnit, read_code: Callable[[str], Optional[tuple[str, str]]],
+    def __init__(self, cu: CompilationUnit, read_code: Callable[[str], Optional[tuple]],
                  constants: list) -> None:
         self.cu = cu
-        self.read_code = read_code   # "code/__torch__/a/b.py" -> (text, record name) or None
+        # "code/__torch__/a/b.py" -> (text, record name, origin map or None), or None
+        self.read_code = read_code
         self.constants = constants
         self.resolver = ArchiveResolver(self)
         self.loaded_files: set[str] = set()
@@ -105,7 +106,7 @@ class SourceImporter:
             self.loaded_files.add(path)
             got = self.read_code(path)
             if got is not None:
-                self.load_file(prefix, got[0], got[1])
+                self.load_file(prefix, got[0], got[1], got[2])
         return self.cu.types.get(name) or self.cu.functions.get(name)
 
     def load_class(self, name: str) -> T.Type:
@@ -115,8 +116,9 @@ class SourceImporter:
             raise CompileError(f"the archive has no class {name}")
         return t
 
-    def load_file(self, prefix: str, text: str, filename: str) -> None:
+    def load_file(self, prefix: str, text: str, filename: str, origin: Optional[list] = None) -> None:
         module = parse(text, filename)
+        module.range.source.origin = origin
         bodies = []
         for stmt in module.body:
             if isinstance(stmt, ast.ClassDef):

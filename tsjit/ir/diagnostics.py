@@ -19,6 +19,11 @@ class Source:
     filename: str = "<string>"
     starting_line: int = 1  # line number of text's first line in `filename`
     _line_starts: list = field(default_factory=list, repr=False)
+    # For generated code (an archive's code/ file): which original range each part came
+    # from, as (char offset, range or None) in increasing offset order.
+    origin: Optional[list] = field(default=None, repr=False)
+    # How an archive's debug records split `text` into pieces, kept to write it back alike.
+    pieces: Optional[tuple] = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         starts = [0]
@@ -41,6 +46,19 @@ class Source:
     def range(self, start: int, end: int) -> "SourceRange":
         """The range [start, end) of this source."""
         return SourceRange(self, start, end)
+
+
+class _Infinity:
+    """Sorts after every range in (offset, range) tuples."""
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+
+_INF = _Infinity()
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +84,14 @@ class SourceRange:
     def location(self) -> str:
         """`file:line:col` of the range start."""
         return f"{self.source.filename}:{self.lineno()}:{self.column()}"
+
+    def original(self) -> Optional["SourceRange"]:
+        """The range of user source this (generated) code came from; itself for user source."""
+        origin = self.source.origin
+        if origin is None:
+            return self
+        i = bisect.bisect_right(origin, (self.start, _INF)) - 1
+        return origin[i][1] if i >= 0 else None
 
     def merge(self, other: "SourceRange") -> "SourceRange":
         """The smallest range covering both (same source)."""

@@ -22,7 +22,7 @@ INT64_MAX = 2 ** 63 - 1
 RESERVED = set(keyword.kwlist) | {
     "_", "aten", "attribute", "CONSTANTS", "fork", "getattr", "inf", "nan", "infj", "nanj",
     "ops", "__torch__", "torch", "annotate", "unchecked_cast", "uninitialized", "isinstance",
-    "print", "range", "int", "float", "str", "bool", "complex", "len", "self",
+    "print", "range", "int", "float", "str", "bool", "complex", "len",
 }
 # Operators printed with Python syntax or a builtin name rather than `torch.<name>(...)`.
 BUILTIN_CASTS = {"aten::Int": "int", "aten::Float": "float", "aten::str": "str",
@@ -136,9 +136,9 @@ class PythonPrinter:
             empty = not t.attributes and not t.constants and not t.methods and not t.is_module
             if empty:
                 self.line("pass")
-            for fn in t.methods.values():
-                if fn.is_defined:
-                    self.print_function(fn, is_method=True)
+            for fn in list(t.methods.values()):
+                fn.ensure_defined()   # lazily loaded methods are compiled to be printed
+                self.print_function(fn, is_method=True)
             self.level -= 1
 
     def print_named_type(self, t: T.Type) -> None:
@@ -282,13 +282,9 @@ class PythonPrinter:
             name = self.name_for(o)
             self.names[id(bi)] = name
         # Loop-carried values start under the name they keep in the body and after the loop.
-        lhs, rhs = [], []
         for o, init in zip(n.outputs, n.inputs[2:]):
             if self.names[id(o)] != self.expr(init):
-                lhs.append(self.names[id(o)])
-                rhs.append(self.expr(init))
-        if lhs:
-            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+                self.line(f"{self.names[id(o)]} = {self.expr(init)}")
         is_while = _constant(max_trip) == INT64_MAX
         if is_while:
             cond_name = self.gen_name("_")

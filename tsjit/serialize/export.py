@@ -144,13 +144,16 @@ def _debug_pickle(ranges: list[tuple[int, Optional[SourceRange]]], text: str, ta
     # The records give byte offsets into the UTF-8 code file.
     byte_offsets = _char_to_byte_offsets(text)
     for offset, rng in ranges:
+        if rng is not None:
+            rng = rng.original()   # code loaded from an archive points back at user source
         if rng is None:
             records.append(DebugRecord(byte_offsets(offset), None, 0, 0, 0))
             continue
         src = rng.source
         ds = sources.get(id(src))
         if ds is None:
-            ds = sources[id(src)] = DebugSource(src.text, src.filename, src.starting_line)
+            ds = sources[id(src)] = DebugSource(src.text, src.filename, src.starting_line,
+                                                src.pieces)
         tags[0] += 1
         records.append(DebugRecord(byte_offsets(offset), ds, rng.start, rng.end, tags[0]))
     return encode_debug_info(records)

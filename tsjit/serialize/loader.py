@@ -17,10 +17,11 @@ from ..frontend.source_importer import SourceImporter
 from ..interpreter import Object, call_function
 from ..ir import CompilationUnit
 from ..ir import types as T
-from ..ir.diagnostics import TsjitError
+from ..ir.diagnostics import Source, SourceRange, TsjitError
 from ..tensor import Device, Tensor, device as make_device
 from ..tensor.dtypes import as_dtype, to_numpy_dtype
 from . import pickle_format as P
+from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
 from .unpickler import unpickle
 from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
@@ -165,6 +166,26 @@ class _ObjectLoader:
         return obj
 
 
+def origin_map(text: str, records: list[DebugRecord]) -> list:
+    """(char offset, original SourceRange or None) pairs for a code file's debug records."""
+    encoded = text.encode("utf-8")
+    sources: dict[int, Source] = {}
+    out = []
+    for r in records:
+        offset = len(encoded[:r.offset].decode("utf-8", "ignore"))
+        if r.source is None:
+            out.append((offset, None))
+            continue
+        src = sources.get(id(r.source))
+        if src is None:
+            src = sources[id(r.source)] = Source(r.source.text, r.source.filename or "<unknown>",
+                                                 r.source.starting_line)
+            src.pieces = r.source.lines
+        end = min(r.end, len(src.text))
+        out.append((offset, SourceRange(src, min(r.start, end), end)))
+    return out
+
+
 def read_version(reader: ArchiveReader) -> int:
     """The archive's format version; an error if tsjit cannot read it."""
     for name in (".data/version", "version"):
@@ -195,13 +216,18 @@ def load_module(path: Any) -> Any:
         raise ArchiveError(f"{reader.path} is not a TorchScript module archive: no data.pkl")
     top = reader.top
 
-    def read_code(rel: str) -> Optional[tuple[str, str]]:
+    def read_code(rel: str) -> Optional[tuple[str, str, Optional[list]]]:
         if not reader.has(rel):
             return None
         try:
-            return reader.read(rel).decode("utf-8"), f"{top}/{rel}"
+            text = reader.read(rel).decode("utf-8")
         except UnicodeDecodeError:
             raise ArchiveError(f"{top}/{rel} is not UTF-8 text") from None
+        origin = None
+        if reader.has(rel + ".debug_pkl"):
+            records = decode_debug_info(reader.read(rel + ".debug_pkl"), f"{top}/{rel}.debug_pkl")
+            origin = origin_map(text, records)
+        return text, f"{top}/{rel}", origin
 
     constants: list = []
     cu = CompilationUnit()

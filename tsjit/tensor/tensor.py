@@ -231,10 +231,11 @@ class Tensor:
 
     # --- conversions -------------------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The underlying ndarray (shares memory)."""
-        if self.requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
+        """The underlying ndarray (shares memory).
+
+        Unlike PyTorch, this works on tensors that require grad: tsjit has no autograd,
+        so there is no graph to detach from and refusing would only get in the way.
+        """
         return self._a
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
