@@ -15,6 +15,10 @@ _BY_NAME = {
 }
 
 
+# `isinstance(x, tuple)`: any tuple / list / dict.
+_BARE_CONTAINERS = {"tuple": T.AnyTupleType, "list": T.AnyListType, "dict": T.DictType(T.AnyType, T.AnyType)}
+
+
 def _last_atom(e: ast.Expr) -> str:
     if isinstance(e, ast.Name):
         return e.id
@@ -72,6 +76,8 @@ def type_from_expr(c: Any, e: ast.Expr) -> T.Type:
         if t is not None:
             return t
     atom = _last_atom(e)
+    if isinstance(e, ast.Name) and atom in _BARE_CONTAINERS and c.env.lookup(atom) is None:
+        return _BARE_CONTAINERS[atom]
     if isinstance(e, ast.Name) and atom in _BY_NAME and c.env.lookup(atom) is None:
         return _BY_NAME[atom]
     if isinstance(e, (ast.Name, ast.Attribute)):

@@ -68,6 +68,14 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
             return RangeValue(c.emit_constant(0, rng), vals[0], c.emit_constant(1, rng), True)
         step = vals[2] if len(vals) == 3 else c.emit_constant(1, rng)
         return RangeValue(vals[0], vals[1], step, False)
+    if name == "prim::RaiseException":
+        # `ops.prim.RaiseException(msg[, cls])` as archive code writes a raise statement.
+        if not 1 <= len(args) <= 2 or args[0].value.type != T.StrType:
+            raise CompileError("ops.prim.RaiseException takes a message and an optional class "
+                               "name", rng)
+        cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
+        c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
+        return SimpleValue(c.emit_constant(None, rng))
     if name == "print":
         c.insert("prim::Print", [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))

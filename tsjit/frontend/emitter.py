@@ -465,7 +465,10 @@ class Emitter:
         if ns.namespace == "ops":
             return NamespaceValue(name, f"ops.{name}")
         full = f"{ns.namespace}::{name}"
-        if registry.overloads(full) or full in SPECIAL_OPS:
+        if full in SPECIAL_OPS:
+            from .sugared import SpecialForm
+            return SpecialForm(full)
+        if registry.overloads(full):
             return BuiltinFunction(full)
         return self.resolver.namespace_missing(self, ns, name, rng)
 

@@ -7,9 +7,20 @@ from typing import Iterator, Optional
 from ..ir.diagnostics import SourceRange
 
 
+def _same(a: Optional[SourceRange], b: Optional[SourceRange]) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.source is b.source and a.start == b.start and a.end == b.end
+
+
 class TaggedWriter:
     """Accumulates text; `ranges` are (offset, SourceRange) pairs, recorded when the
-    active range changes, as the `.debug_pkl` records need."""
+    active range changes, as the `.debug_pkl` records need.
+
+    Ranges are kept as the user source they stand for (`SourceRange.original()`): code
+    printed from a loaded archive records where that code originally came from, and
+    equal originals merge, so printing, loading and printing again gives the same records.
+    """
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -21,7 +32,7 @@ class TaggedWriter:
         if not text:
             return
         top = self._stack[-1]
-        if not self.ranges or self.ranges[-1][1] is not top:
+        if not self.ranges or not _same(self.ranges[-1][1], top):
             if self.ranges and self.ranges[-1][0] == self.length:
                 self.ranges[-1] = (self.length, top)
             else:
@@ -32,7 +43,7 @@ class TaggedWriter:
     @contextmanager
     def source(self, rng: Optional[SourceRange]) -> Iterator[None]:
         """Attribute text written inside the block to `rng` (or the enclosing range)."""
-        self._stack.append(rng if rng is not None else self._stack[-1])
+        self._stack.append(rng.original() if rng is not None else self._stack[-1])
         try:
             yield
         finally:

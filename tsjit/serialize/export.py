@@ -144,8 +144,6 @@ def _debug_pickle(ranges: list[tuple[int, Optional[SourceRange]]], text: str, ta
     # The records give byte offsets into the UTF-8 code file.
     byte_offsets = _char_to_byte_offsets(text)
     for offset, rng in ranges:
-        if rng is not None:
-            rng = rng.original()   # code loaded from an archive points back at user source
         if rng is None:
             records.append(DebugRecord(byte_offsets(offset), None, 0, 0, 0))
             continue
