@@ -127,7 +127,7 @@ class ScriptMethod:
     def code(self) -> str:
         from ..printer import PythonPrinter
         p = PythonPrinter()
-        p.print_function(self.function, is_method=True)
+        p.print_function(self.function, is_method=True, annotate_self=False)
         return p.w.text()
 
 

@@ -171,8 +171,12 @@ class PythonPrinter:
                 self.level -= 1
 
     # --- functions ----------------------------------------------------------------
-    def print_function(self, fn: Function, is_method: bool = False) -> None:
-        """`def name(params) -> ret:` and the body of fn's graph."""
+    def print_function(self, fn: Function, is_method: bool = False,
+                       annotate_self: bool = True) -> None:
+        """`def name(params) -> ret:` and the body of fn's graph.
+
+        `annotate_self=False` prints a method's `self` bare, as `ScriptModule.code` does.
+        """
         g = fn.graph
         self.used: set[str] = set()
         self.names: dict[int, str] = {}
@@ -184,6 +188,9 @@ class PythonPrinter:
             name = arg.name if arg.name.isidentifier() else "_"
             name = self.gen_name(name) if name not in self.used else self.gen_name(name)
             self.names[id(v)] = name
+            if is_method and not annotate_self and v is g.inputs[0]:
+                params.append(name)
+                continue
             p = f"{name}: {self.type_str(arg.type)}"
             if arg.has_default:
                 p += "=" + self.literal(arg.default)
