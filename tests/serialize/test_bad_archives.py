@@ -1,0 +1,89 @@
+"""Bad archives end in a clear tsjit error, never a crash; saving never half-writes."""
+import io
+import os
+import zipfile
+
+import pytest
+
+import tsjit
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from corpus import case_path
+from tsjit.serialize import ArchiveError
+
+
+def test_not_an_archive(tmp_path):
+    p = tmp_path / "x.pt"
+    p.write_bytes(b"hello, this is not a zip file at all" * 4)
+    with pytest.raises(ArchiveError, match="not a zip|not a TorchScript|not a tsjit"):
+        tsjit.load(str(p))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ArchiveError, match="no such file"):
+        tsjit.load(str(tmp_path / "missing.pt"))
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9, 0.99])
+def test_truncated_archive(tmp_path, fraction):
+    data = open(case_path("model_mlp"), "rb").read()
+    p = tmp_path / "t.pt"
+    p.write_bytes(data[: int(len(data) * fraction)])
+    with pytest.raises(tsjit.TsjitError):
+        tsjit.load(str(p))
+
+
+def _rezip(tmp_path, edit):
+    """A copy of a corpus archive with records changed by `edit(name, data) -> data|None`."""
+    src = zipfile.ZipFile(case_path("model_mlp"))
+    out = tmp_path / "edited.pt"
+    with zipfile.ZipFile(out, "w") as z:
+        for info in src.infolist():
+            data = edit(info.filename, src.read(info.filename))
+            if data is not None:
+                z.writestr(info.filename, data)
+    return str(out)
+
+
+def test_forbidden_global_is_refused_and_not_run(tmp_path):
+    evil = (b"\x80\x02cos\nsystem\nq\x00X\x04\x00\x00\x00trueq\x01\x85q\x02Rq\x03.")
+    path = _rezip(tmp_path, lambda n, d: evil if n.endswith("data.pkl") else d)
+    with pytest.raises(ArchiveError, match="forbidden global 'os.system'"):
+        tsjit.load(path)
+
+
+def test_storage_shorter_than_tensor(tmp_path):
+    path = _rezip(tmp_path, lambda n, d: d[:8] if n == "model/data/0" else d)
+    with pytest.raises(ArchiveError, match="storage"):
+        tsjit.load(path)
+
+
+def test_unsupported_version(tmp_path):
+    path = _rezip(tmp_path, lambda n, d: b"99\n" if n == "model/version" else d)
+    with pytest.raises(ArchiveError, match="version 99 is not supported"):
+        tsjit.load(path)
+
+
+def test_bad_code_is_a_located_error(tmp_path):
+    def edit(n, d):
+        if n.endswith("modules/linear.py"):
+            return d.replace(b"return torch.linear(input, weight, bias)", b"return torch.linear(input,")
+        return d
+    with pytest.raises(tsjit.CompileError, match=r"model/code/__torch__/torch/nn/modules/linear.py:\d+:\d+"):
+        tsjit.load(_rezip(tmp_path, edit))
+
+
+def test_failed_save_leaves_existing_file(tmp_path, monkeypatch):
+    from models_for_errors import build
+    p = tmp_path / "m.pt"
+    p.write_bytes(b"precious")
+    m = tsjit.script(build())
+    import tsjit.serialize.export as export
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+    monkeypatch.setattr(export, "encode_debug_info", boom)
+    with pytest.raises(RuntimeError):
+        tsjit.save(m, str(p))
+    assert p.read_bytes() == b"precious"
+    assert os.listdir(tmp_path) == ["m.pt"]
