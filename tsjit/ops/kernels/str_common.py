@@ -26,6 +26,14 @@ def from_bytes(b: bytes) -> str:
     return b.decode(ENC, ERR)
 
 
+def rejoin(s: str) -> str:
+    """Normalise a concatenation: adjacent byte fragments (lone surrogates) that together
+    form valid UTF-8 become the characters they encode."""
+    if s.isascii():
+        return s
+    return from_bytes(to_bytes(s))
+
+
 def byte_len(s: str) -> int:
     """len() of a TorchScript string: its UTF-8 byte count."""
     return len(s) if s.isascii() else len(to_bytes(s))
