@@ -236,7 +236,7 @@ class _Parser:
 
     def alias(self) -> Optional[str]:
         # Tensor(a), Tensor(a!), Tensor(a -> *), t(c -> *)
-        if self.peek()[1] == "(" and self.peek(1)[0] == "name" and \
+        if self.peek()[1] == "(" and (self.peek(1)[0] == "name" or self.peek(1)[1] == "*") and \
                 self.peek(2)[1] in ("!", ")", "->", "|"):
             self.next()
             parts = []
