@@ -38,8 +38,11 @@ def _args(name: str) -> tuple:
 
 @pytest.mark.parametrize("name", MATH)
 @SET
-@given(a=O.arrays(big=True))
-def test_math(name: str, a: np.ndarray) -> None:
+@given(a=O.arrays(big=True), small=O.arrays())
+def test_math(name: str, a: np.ndarray, small: np.ndarray) -> None:
+    if name in ("sinh", "cosh"):
+        # near float32 overflow PyTorch's vectorised and scalar paths disagree with each other
+        a = small
     O.diff(f"aten::{name}", a, *_args(name), rtol=2e-5, atol=1e-6)
 
 

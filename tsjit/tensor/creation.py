@@ -82,6 +82,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         flat: list[Any] = []
         kinds: set = set()
         _infer(data, shape, flat, 0, kinds)
+        checked = dt is not None
         if dt is None:
             npdt = _np_scalar_dtype(data)
             if npdt is not None:
@@ -90,7 +91,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
                 dt = D.get_default_dtype()
             else:
                 dt = _dtype_from_kinds(kinds)
-        a = _values_array(flat, dt).reshape(shape)
+        a = _values_array(flat, dt, checked).reshape(shape)
     t = Tensor._wrap(a)
     if requires_grad:
         t.requires_grad_(True)
@@ -112,10 +113,29 @@ def _dtype_from_kinds(kinds: set) -> D.dtype:
             3: D.get_default_dtype().to_complex()}[rank]
 
 
-def _values_array(flat: list, dt: D.dtype) -> np.ndarray:
+def _check_range(flat: list, dt: D.dtype) -> None:
+    # torch.tensor(data, dtype=<integer>) refuses values the dtype cannot hold (integers may
+    # wrap into unsigned types, like a C cast of a negative number)
+    info = np.iinfo(dt.np)
+    for v in flat:
+        if isinstance(v, (bool, np.bool_)):
+            continue
+        if isinstance(v, (int, np.integer)):
+            lo = -int(info.max) if not dt.is_signed else int(info.min)
+            bad = not lo <= int(v) <= int(info.max)
+        else:
+            f = complex(v).real if isinstance(v, (complex, np.complexfloating)) else float(v)
+            bad = not (info.min <= f <= info.max)
+        if bad:
+            raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+
+
+def _values_array(flat: list, dt: D.dtype, checked: bool = False) -> np.ndarray:
     nd = D.to_numpy_dtype(dt)
     if not flat:
         return np.zeros(0, nd)
+    if checked and dt.kind == "i":
+        _check_range(flat, dt)
     if dt.kind == "b":
         return np.array([bool(v) for v in flat], dtype=bool)
     if dt.kind == "i":
@@ -271,13 +291,16 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
             raise RuntimeError("arange does not support complex values")
     else:
         dt = D.as_dtype(dtype)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
     for v in (start, end):
         if isinstance(v, float) and not math.isfinite(v):
             raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if (end - start) / step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if step != 0 and not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dt.kind in "iu":
+        # integer dtypes truncate the bounds and the step first, like PyTorch
+        start, end, step = (int(v) if isinstance(v, float) else v for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
     if dt.kind == "i" and all(isinstance(v, int) for v in (start, end, step)):
         n = max(0, -((start - end) // step))
         a = (start + np.arange(n, dtype=np.int64) * step).astype(D.to_numpy_dtype(dt))
@@ -301,6 +324,8 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any
     else:
         # symmetric evaluation like PyTorch: the first half counts up from start, the
         # second half down from end, so both endpoints are exact
+        if dt.kind in "iu":
+            start, end = int(start), int(end)    # integer dtypes truncate the ends first
         i = np.arange(steps, dtype=np.float64)
         step = (end - start) / max(steps - 1, 1)
         half = steps // 2

@@ -75,12 +75,22 @@ def logical_not(self: Tensor) -> Tensor:
     return wrap(np.logical_not(self._a))
 
 
+def _logical_inplace(fn: Callable) -> Callable:
+    # in place, PyTorch converts other to self's dtype before taking truth values
+    def kernel(self: Tensor, other: Tensor) -> Tensor:
+        o = wrap(to_np(other, self.dtype))
+        return inplace(fn)(self, o)
+    kernel.__name__ = fn.__name__ + "_"
+    kernel.__doc__ = f"In-place {fn.__name__}."
+    return kernel
+
+
 logical_and_ = op("aten::logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    inplace(logical_and))
+    _logical_inplace(logical_and))
 logical_or_ = op("aten::logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    inplace(logical_or))
+    _logical_inplace(logical_or))
 logical_xor_ = op("aten::logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    inplace(logical_xor))
+    _logical_inplace(logical_xor))
 logical_not_ = op("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)")(inplace(logical_not))
 
 

@@ -112,10 +112,19 @@ def _item(t: Tensor) -> Any:
     return t.item()
 
 
-@op("aten::item(Tensor self) -> Scalar", "aten::ScalarImplicit(Tensor a) -> Scalar")
+@op("aten::item(Tensor self) -> Scalar")
 def item(self: Tensor) -> Any:
     """The single element as a Python number."""
     return _item(self)
+
+
+@op("aten::ScalarImplicit(Tensor a) -> Scalar")
+def ScalarImplicit(a: Tensor) -> Any:
+    """The value of a zero-dim tensor as a Python number."""
+    if a._a.ndim != 0:
+        raise RuntimeError("Cannot input a tensor of dimension other than 0 as a scalar "
+                           "argument")
+    return a.item()
 
 
 @op("aten::Int.Tensor(Tensor a) -> int")

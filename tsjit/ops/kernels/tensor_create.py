@@ -160,8 +160,10 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, layout: Any = 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = None,
              layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
     """base ** linspace(start, end, steps)."""
-    e = C.linspace(start, end, steps, dtype=D.float64)._a
     dt = D.as_dtype(dtype) if dtype is not None else D.get_default_dtype()
+    if dt.kind in "iu":
+        start, end = int(start), int(end)     # integer dtypes truncate the exponents' ends
+    e = C.linspace(start, end, steps, dtype=D.float64)._a
     with np.errstate(all="ignore"):
         return wrap((base ** e).astype(D.to_numpy_dtype(dt)))
 

@@ -82,6 +82,11 @@ def index(self: Tensor, indices: Sequence[Optional[Tensor]]) -> Tensor:
 def index_put_(self: Tensor, indices: Sequence[Optional[Tensor]], values: Tensor,
                accumulate: bool = False, unsafe: bool = False) -> Tensor:
     """self[indices] = values (or += with accumulate), in place."""
+    if len(indices) == 1 and indices[0] is not None and indices[0]._a.dtype == np.bool_ and \
+            values._a.size == 1 and not accumulate:
+        # PyTorch turns this case into masked_fill_, which converts the value
+        from .tensor_index import masked_fill_
+        return masked_fill_(self, indices[0], values._a.reshape(-1)[0].item())
     if values.dtype != self.dtype:
         raise RuntimeError("Index put requires the source and destination dtypes match, got "
                            f"{self.dtype.cname} for the destination and {values.dtype.cname} "
@@ -128,10 +133,13 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     idx = _index_vector(index, "index_select")
     n = a.shape[d] if a.ndim else 1
-    if idx.size and (idx.max() >= n or idx.min() < -n):
+    if idx.size and (idx.max() >= n or idx.min() < 0):
         raise IndexError("index out of range in self")
     if a.ndim == 0:
-        return wrap(np.take(a.reshape(1), idx).reshape(() if index._a.ndim == 0 else (-1,)))
+        if idx.size != 1:
+            raise IndexError(f"index_select(): Index to scalar can have only 1 value, got "
+                             f"{idx.size} value(s)")
+        return wrap(np.take(a.reshape(1), idx).reshape(()))
     return wrap(np.take(a, idx, axis=d))
 
 
@@ -148,8 +156,13 @@ def _index_source(self: Tensor, dim: int, index: Tensor, source: Tensor,
     d = wrap_dim(dim, a.ndim)
     idx = _index_vector(index, name)
     n = a.shape[d] if a.ndim else 1
-    if idx.size and (idx.max() >= n or idx.min() < -n):
-        raise IndexError(f"{name}(): index out of range")
+    # indices are only checked while copying, so an empty source never fails
+    if idx.size and source._a.size and (idx.max() >= n or idx.min() < 0):
+        if name == "index_add_":
+            raise IndexError("index out of range in self")
+        bad = int(idx.max()) if idx.max() >= n else int(idx.min())
+        raise IndexError(f"{name}(): index {bad} is out of bounds for dimension {d} with size "
+                         f"{n}")
     return a, d, idx, source._a
 
 
@@ -158,6 +171,8 @@ def _index_source(self: Tensor, dim: int, index: Tensor, source: Tensor,
 def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1) -> Tensor:
     """A copy of self with alpha * source's slices added at `index` along dim."""
     a, d, idx, src = _index_source(self, dim, index, source, "index_add_")
+    if src.size == 0:
+        return wrap(a)
     src = _moved(src, d) if src.ndim else src.reshape(1)
     if alpha != 1:
         src = src * scalar_to_np(alpha, self.dtype)
@@ -176,6 +191,8 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any
 def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """A copy of self with source's slices written at `index` along dim."""
     a, d, idx, src = _index_source(self, dim, index, source, "index_copy_")
+    if src.size == 0:
+        return wrap(a)
     _moved(a, d)[idx] = _moved(src, d) if src.ndim else src.reshape(1)
     return wrap(a)
 
@@ -193,6 +210,8 @@ def index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     a = self._a.copy()
     d = wrap_dim(dim, a.ndim)
     idx = _index_vector(index, "index_fill_")
+    if a.size == 0:
+        return wrap(a)
     if isinstance(value, Tensor):
         if value._a.ndim:
             raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "

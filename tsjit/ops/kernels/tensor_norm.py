@@ -34,7 +34,8 @@ def vector_norm_array(a: np.ndarray, ord: float, axes: Optional[tuple], keepdim:
     """The ord-norm of |a| over axes (None: all) in float64."""
     x = np.abs(acc(a))
     if math.isinf(ord):
-        if x.size == 0 or (axes is not None and any(x.shape[d] == 0 for d in axes)):
+        if (axes is None and x.size == 0) or (axes is not None and
+                                              any(x.shape[d] == 0 for d in axes)):
             raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty "
                                "tensor because the operation does not have an identity")
         return (np.max if ord > 0 else np.min)(x, axis=axes, keepdims=keepdim)

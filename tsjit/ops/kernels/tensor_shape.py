@@ -193,7 +193,9 @@ def numpy_T(self: Tensor) -> Tensor:
 
 @op("aten::mT(Tensor(a) self) -> Tensor(a)", "aten::mT.a(Tensor(a) self) -> Tensor(a)")
 def mT(self: Tensor) -> Tensor:
-    """The last two dimensions swapped."""
+    """The last two dimensions swapped (zero-dim tensors are returned as they are)."""
+    if self._a.ndim == 0:
+        return wrap(self._a.view())
     return self.mT
 
 
@@ -202,7 +204,8 @@ def mT(self: Tensor) -> Tensor:
     "aten::matrix_H.a(Tensor(a) self) -> Tensor(a)")
 def mH(self: Tensor) -> Tensor:
     """Conjugate transpose of the last two dimensions."""
-    return self.mH
+    r = transpose(self, -2, -1)
+    return wrap(np.conj(r._a)) if self.is_complex() else r
 
 
 @op("aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)")
@@ -378,6 +381,8 @@ def repeat_interleave(self: Tensor, repeats: Any, dim: Optional[int] = None,
         raise RuntimeError("repeats can not be negative")
     if dim is None:
         return wrap(np.repeat(a.reshape(-1), r))
+    if a.ndim == 0:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     return wrap(np.repeat(a, r, axis=wrap_dim(dim, a.ndim)))
 
 

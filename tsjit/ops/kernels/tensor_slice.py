@@ -147,13 +147,18 @@ def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
 
 
 def _split_at(self: Tensor, bounds: Sequence[int], d: int) -> list[Tensor]:
+    # piece i runs from index i-1 to index i (clamped); decreasing indices give empty pieces
     a = self._a
     n = a.shape[d]
+
+    def clamp(b: int) -> int:
+        return max(min(b if b >= 0 else b + n, n), 0)
     out, prev = [], 0
-    for b in list(bounds) + [n]:
-        b = max(min(b if b >= 0 else b + n, n), 0)
-        out.append(wrap(_take(a, d, slice(prev, max(b, prev)))))
-        prev = max(b, prev)
+    for b in list(bounds):
+        cb = clamp(b)
+        out.append(wrap(_take(a, d, slice(prev, max(cb, prev)))))
+        prev = cb
+    out.append(wrap(_take(a, d, slice(prev, n))))
     return out
 
 
@@ -283,6 +288,8 @@ def trace(self: Tensor) -> Tensor:
     a = self._a
     if a.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(a.ndim))
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     s = np.trace(a, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype)
     return wrap(np.asarray(s))
 
@@ -357,6 +364,8 @@ def flipud(self: Tensor) -> Tensor:
 def roll(self: Tensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> Tensor:
     """A copy with elements shifted cyclically along dims (flattened when dims is empty)."""
     a = self._a
+    if a.size == 0:
+        return wrap(a.copy())        # PyTorch returns before validating dims
     if not dims:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
@@ -465,6 +474,8 @@ def meshgrid(tensors: Sequence[Tensor], indexing: str = "ij") -> list[Tensor]:
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                            f"received: {indexing}")
+    if len({t.dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     for t in tensors:
         if t._a.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
