@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from typing import Any, Callable, Optional
 
 import pytest
@@ -90,7 +91,11 @@ def ts_outcome(src: str, *args: Any) -> tuple:
         text = str(e)
         marker = "<--- HERE\n"
         if marker in text:
+            # The traceback may show more source lines after the marker; the error itself
+            # starts at the first unindented line.
             text = text[text.rindex(marker) + len(marker):]
+            m = re.search(r"^\S", text, re.M)
+            text = text[m.start():] if m else text
         text = text[:-1] if text.endswith("\n") else text
         name, _, msg = text.partition(": ")
         return ("err", name, msg)
@@ -201,3 +206,14 @@ def separators() -> st.SearchStrategy[str]:
 KINDS["p"] = separators
 KINDS["o"] = lambda: st.one_of(st.none(), small_ints())          # Optional[int] slice bound
 KINDS["h"] = lambda: st.sampled_from([" ", "*", "0", "", "ab", "é"])  # fill characters
+
+
+_SORT_FLOATS = st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.5, math.nan, math.inf, -math.inf, 3.0])
+KINDS.update({
+    "L": lambda: st.lists(small_ints(), max_size=8),                    # List[int]
+    "F": lambda: st.lists(st.one_of(_SORT_FLOATS, floats()), max_size=8),  # List[float]
+    "B": lambda: st.lists(st.booleans(), max_size=8),                   # List[bool]
+    "S": lambda: st.lists(texts(3), max_size=6),                        # List[str]
+    "G": lambda: st.lists(_SORT_FLOATS, max_size=70),                   # long float lists
+    "J": lambda: st.lists(st.integers(-5, 5), max_size=70),             # long int lists
+})

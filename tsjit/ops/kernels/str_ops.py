@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from ..formatting import to_str
 from ..registry import op
+from .list_ops import check_slice_step
 from .scalar_common import ts_error
 from .str_common import byte_len, from_bytes, rejoin, to_bytes
 
@@ -48,20 +49,11 @@ def getitem_str(s: str, index: int) -> str:
                    f"(which is {size})")
 
 
-def slice_indices(size: int, start: Optional[int], end: Optional[int],
-                  step: int) -> range:
-    """Python slice semantics over `size` items (step 0 is an error)."""
-    if step == 0:
-        raise ts_error("List slice should have non-zero step")
-    return range(*slice(start, end, step).indices(size))
-
-
 @op("aten::slice.str(str string, int? start=None, int? end=None, int step=1) -> str")
 def slice_str(string: str, start: Optional[int] = None, end: Optional[int] = None,
               step: int = 1) -> str:
     """s[start:end:step] over bytes."""
-    if step == 0:
-        raise ts_error("List slice should have non-zero step")
+    check_slice_step(step)
     if string.isascii():
         return string[start:end:step]
     return from_bytes(to_bytes(string)[start:end:step])
