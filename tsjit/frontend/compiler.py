@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
-from ..ir.passes import CLEANUP, run_pipeline
+from ..ir.passes import CLEANUP, exit_transform, run_pipeline
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .emitter import Emitter
@@ -22,6 +22,9 @@ from .schema_matching import NamedValue
 from .sugared import RangeValue, SimpleValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
+# Variables the compiler introduces for a return inside a loop ("$" keeps them apart
+# from user names and from printed names).
+RET_FLAG, RET_VALUE = "$did_return", "$return_value"
 
 
 class FunctionCompiler(Emitter):
@@ -34,8 +37,9 @@ class FunctionCompiler(Emitter):
         self.def_ = node
         self.self_type = self_type
         self.env = Environment(None, self.graph.block)
-        self.return_type: Optional[T.Type] = None
         self.declared_return: Optional[T.Type] = None
+        # Enclosing loops, innermost last: (carried variable names, continue-condition emitter).
+        self.loops: list[tuple[list[str], Any]] = []
 
     # --- the function -------------------------------------------------------------
     def compile(self) -> Graph:
@@ -45,20 +49,41 @@ class FunctionCompiler(Emitter):
             self.declared_return = self.type_from_expr(d.returns)
         elif self.comment_types is not None:
             self.declared_return = self.comment_types[1]
-        body = list(d.body)
-        ret_stmt = None
-        if body and isinstance(body[-1], ast.Return):
-            ret_stmt = body.pop()
-        self.check_no_early_return(body)
-        self.emit_stmts(body)
-        out = self.emit_return_value(ret_stmt)
+        self.emit_stmts(d.body)
+        ret_type = self.function_return_type()
+        if self.env.exited:
+            out = self.insert("prim::Uninitialized", [], [ret_type], d.range).output()
+        else:
+            # Falling off the end returns None, which the return type must admit.
+            if not T.is_subtype(T.NoneType, ret_type):
+                raise CompileError(f"Function was annotated as returning "
+                                   f"{ret_type.annotation_str()}, but does not return along "
+                                   "all paths", d.range)
+            out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
+        exit_transform.run(self.graph)
         run_pipeline(self.graph, CLEANUP)
-        name = self.fn.name
-        ret = Argument("", out.type)
-        self.fn.schema = FunctionSchema(name, "", tuple(args), (ret,))
+        ret = Argument("", self.declared_return or self.graph.outputs[0].type)
+        self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))
         self.fn.graph = self.graph
         return self.graph
+
+    def function_return_type(self) -> T.Type:
+        """The declared return type, else the unified type of every returned value."""
+        if self.declared_return is not None:
+            return self.declared_return
+        types = [n.input(0).type for n in self.graph.walk() if n.kind == "prim::ReturnStmt"]
+        if not types:
+            return T.NoneType
+        t = types[0]
+        for other in types[1:]:
+            u = T.unify(t, other)
+            if u is None:
+                raise CompileError(f"Previous return statement returned a value of type "
+                                   f"{t.annotation_str()} but this return statement returns a "
+                                   f"value of type {other.annotation_str()}", self.def_.range)
+            t = u
+        return t
 
     def emit_params(self, d: ast.Def) -> list[Argument]:
         args = []
@@ -101,16 +126,9 @@ class FunctionCompiler(Emitter):
         elts = p.elts if isinstance(p, ast.TupleLit) else (p,)
         return [self.type_from_expr(e) for e in elts], self.type_from_expr(parse_expr(ret.strip()))
 
-    def check_no_early_return(self, stmts: list[ast.Stmt]) -> None:
-        for s in stmts:
-            for inner in _walk_stmts(s):
-                if isinstance(inner, ast.Return):
-                    raise CompileError("a return statement before the end of the function is "
-                                       "not supported yet", inner.range)
-
-    def emit_return_value(self, ret: Optional[ast.Return]) -> Value:
-        rng = ret.range if ret is not None else self.def_.range
-        if ret is None or ret.value is None:
+    def emit_return_value(self, ret: ast.Return) -> Value:
+        rng = ret.range
+        if ret.value is None:
             v = self.emit_constant(None, rng)
         else:
             v = self.emit_expr(ret.value, self.declared_return)
@@ -127,6 +145,8 @@ class FunctionCompiler(Emitter):
     # --- statements ---------------------------------------------------------------
     def emit_stmts(self, stmts: Any) -> None:
         for s in stmts:
+            if self.env.exited:
+                break   # after return/break/continue nothing in this block runs
             self.emit_stmt(s)
 
     def emit_stmt(self, s: ast.Stmt) -> None:
@@ -222,11 +242,8 @@ class FunctionCompiler(Emitter):
     def stmt_While(self, s: ast.While) -> None:
         max_trip = self.emit_constant(INT64_MAX, s.range)
         cond = self.emit_condition(s.test)
-
-        def body(trip: Value) -> Value:
-            self.emit_stmts(s.body)
-            return self.emit_condition(s.test)
-        self.emit_loop(max_trip, cond, body, s.body, s.range)
+        self.emit_loop(max_trip, cond, lambda trip: self.emit_stmts(s.body),
+                       lambda: self.emit_condition(s.test), s.body, s.range)
 
     def stmt_For(self, s: ast.For) -> None:
         it = self.emit_sugared(s.iter).iterate(self, s.iter.range)
@@ -238,7 +255,7 @@ class FunctionCompiler(Emitter):
                 n = self.emit_builtin("aten::__range_length", [NamedValue(it.start), NamedValue(it.stop),
                                                                NamedValue(it.step)], {}, s.range)
 
-            def body(trip: Value) -> Value:
+            def body(trip: Value) -> None:
                 if it.simple:
                     value = trip
                 else:
@@ -246,20 +263,43 @@ class FunctionCompiler(Emitter):
                         NamedValue(trip), NamedValue(it.start), NamedValue(it.step)], {}, s.range)
                 self.assign_to(s.target, value, s.target.range)
                 self.emit_stmts(s.body)
-                return true
-            self.emit_loop(n, true, body, s.body, s.range, target=s.target)
+            self.emit_loop(n, true, body, lambda: true, s.body, s.range, target=s.target)
             return
         seq, get = it  # (length value, function trip -> element value)
 
-        def body_seq(trip: Value) -> Value:
+        def body_seq(trip: Value) -> None:
             self.assign_to(s.target, get(trip), s.target.range)
             self.emit_stmts(s.body)
-            return true
-        self.emit_loop(seq, true, body_seq, s.body, s.range, target=s.target)
+        self.emit_loop(seq, true, body_seq, lambda: true, s.body, s.range, target=s.target)
 
     def stmt_Return(self, s: ast.Return) -> None:
-        raise CompileError("a return statement before the end of the function is not supported "
-                           "yet", s.range)
+        v = self.emit_return_value(s)
+        if self.loops:
+            # Inside a loop a return becomes: remember the value, set the flag, break.
+            self.env.assign(RET_VALUE, SimpleValue(v))
+            self.env.assign(RET_FLAG, SimpleValue(self.emit_constant(True, s.range)))
+            self.emit_loop_exit(False, s.range)
+            return
+        self.insert("prim::ReturnStmt", [v], [], s.range)
+        self.env.exited = True
+
+    def stmt_Break(self, s: ast.Break) -> None:
+        if not self.loops:
+            raise CompileError("'break' outside loop", s.range)
+        self.emit_loop_exit(False, s.range)
+
+    def stmt_Continue(self, s: ast.Continue) -> None:
+        if not self.loops:
+            raise CompileError("'continue' not properly in loop", s.range)
+        self.emit_loop_exit(True, s.range)
+
+    def emit_loop_exit(self, is_continue: bool, rng: SourceRange) -> None:
+        """`prim::LoopContinuation(cond, carried...)` with the carried values as they are now."""
+        carried, next_cond = self.loops[-1]
+        cond = next_cond() if is_continue else self.emit_constant(False, rng)
+        values = [self.lookup_value(name, rng) for name in carried]
+        self.insert("prim::LoopContinuation", [cond] + values, [], rng)
+        self.env.exited = True
 
     def stmt_Raise(self, s: ast.Raise) -> None:
         self.emit_raise(s.exc, s.range)
@@ -290,10 +330,25 @@ class FunctionCompiler(Emitter):
                 self.graph.set_insert_point(outer_block)
             envs.append(env)
         true_env, false_env = envs
+        if true_env.exited and false_env.exited:
+            self.env.exited = True
+            return
         names = list(dict.fromkeys(true_env.assigned() + false_env.assigned()))
         for name in names:
             tv = true_env.lookup(name)
             fv = false_env.lookup(name)
+            # A branch that left (return/break/continue) contributes nothing after the if.
+            if true_env.exited or false_env.exited:
+                live = fv if true_env.exited else tv
+                if not isinstance(live, SimpleValue):
+                    if live is not None:
+                        self.env.assign(name, live)
+                    continue
+                dead_block = node.blocks[0] if true_env.exited else node.blocks[1]
+                placeholder = self.graph.create("prim::Uninitialized", [], 0, rng)
+                dead_block.append(placeholder)
+                dead = placeholder.add_output(live.value.type)
+                tv, fv = (SimpleValue(dead), live) if true_env.exited else (live, SimpleValue(dead))
             if not isinstance(tv, SimpleValue) or not isinstance(fv, SimpleValue):
                 missing = "true" if not isinstance(tv, SimpleValue) else "false"
                 if tv is None or fv is None or isinstance(tv, Undefined) or isinstance(fv, Undefined):
@@ -318,11 +373,22 @@ class FunctionCompiler(Emitter):
             out = node.add_output(t)
             self.env.assign(name, SimpleValue(out), name_value=True)
 
-    def emit_loop(self, max_trip: Value, cond: Value, body: Any, body_stmts: Any,
+    def emit_loop(self, max_trip: Value, cond: Value, body: Any, next_cond: Any, body_stmts: Any,
                   rng: SourceRange, target: Optional[ast.Expr] = None) -> None:
-        """A prim::Loop; `body(trip)` emits the body and returns the continue condition."""
+        """A prim::Loop: `body(trip)` emits the body, `next_cond()` the continue condition."""
+        returns_inside = _contains_return(body_stmts)
+        if returns_inside and self.env.lookup(RET_FLAG) is None:
+            if self.declared_return is None:
+                raise CompileError("a function with a return statement inside a loop needs a "
+                                   "return type annotation", rng)
+            self.env.assign(RET_FLAG, SimpleValue(self.emit_constant(False, rng)))
+            self.env.assign(RET_VALUE, SimpleValue(
+                self.insert("prim::Uninitialized", [], [self.declared_return], rng).output()),
+                declared=self.declared_return)
         carried = [n for n in assigned_names(body_stmts, target)
                    if isinstance(self.env.lookup(n), SimpleValue)]
+        if returns_inside:
+            carried += [RET_FLAG, RET_VALUE]
         node = self.graph.create("prim::Loop", [max_trip, cond], 0, rng)
         self.graph.insert(node)
         block = node.add_block()
@@ -339,19 +405,27 @@ class FunctionCompiler(Emitter):
         saved, outer_block = self.env, self.graph.insert_block
         self.env = env
         self.graph.set_insert_point(block)
+        self.loops.append((carried, next_cond))
         try:
-            new_cond = body(trip)
-            block.register_output(new_cond)
-            for name, t in inputs:
-                v = env.lookup(name)
-                if not isinstance(v, SimpleValue):
-                    raise CompileError(f"'{name}' is not defined at the end of the loop body", rng)
-                if not T.is_subtype(v.value.type, t):
-                    raise CompileError(
-                        f"Variable '{name}' previously had type {t.annotation_str()} but is now "
-                        f"being assigned to a value of type {v.value.type.annotation_str()}", rng)
-                block.register_output(v.value)
+            body(trip)
+            if env.exited:
+                # The body always leaves early; its normal end is unreachable.
+                for t in [T.BoolType] + [t for _, t in inputs]:
+                    block.register_output(self.insert("prim::Uninitialized", [], [t], rng).output())
+            else:
+                block.register_output(next_cond())
+                for name, t in inputs:
+                    v = env.lookup(name)
+                    if not isinstance(v, SimpleValue):
+                        raise CompileError(f"'{name}' is not defined at the end of the loop body", rng)
+                    if not T.is_subtype(v.value.type, t):
+                        raise CompileError(
+                            f"Variable '{name}' previously had type {t.annotation_str()} but is now "
+                            f"being assigned to a value of type {v.value.type.annotation_str()}", rng)
+                    block.register_output(v.value)
+            self.check_exit_types(block, inputs, rng)
         finally:
+            self.loops.pop()
             self.env = saved
             self.graph.set_insert_point(outer_block)
         for name, t in inputs:
@@ -359,6 +433,30 @@ class FunctionCompiler(Emitter):
         for name in env.assigned():
             if name not in carried and name not in self.env.vars:
                 self.env.assign(name, Undefined(f"'{name}' is defined only inside the loop body"))
+        if returns_inside:
+            self.emit_pending_return(rng)
+
+    def check_exit_types(self, block: Any, inputs: list, rng: SourceRange) -> None:
+        for n in block.walk():
+            if n.kind == "prim::LoopContinuation" and n.owning_block is not None:
+                for (name, t), v in zip(inputs, n.inputs[1:]):
+                    if not T.is_subtype(v.type, t):
+                        raise CompileError(
+                            f"Variable '{name}' previously had type {t.annotation_str()} but is "
+                            f"now being assigned to a value of type {v.type.annotation_str()}",
+                            n.source_range or rng)
+
+    def emit_pending_return(self, rng: SourceRange) -> None:
+        """After a loop that may have returned: return (or break out further) if it did."""
+        flag = self.lookup_value(RET_FLAG, rng)
+
+        def leave() -> None:
+            if self.loops:
+                self.emit_loop_exit(False, rng)
+            else:
+                self.insert("prim::ReturnStmt", [self.lookup_value(RET_VALUE, rng)], [], rng)
+                self.env.exited = True
+        self.emit_if(flag, leave, lambda: None, rng)
 
     # --- assignment ---------------------------------------------------------------
     def assign_to(self, target: ast.Expr, value: Value, rng: SourceRange,
@@ -406,6 +504,10 @@ BINARY_OPS = {
     "&": "aten::__and__", "|": "aten::__or__", "^": "aten::__xor__",
     "<<": "aten::__lshift__", ">>": "aten::__rshift__",
 }
+
+
+def _contains_return(stmts: Any) -> bool:
+    return any(isinstance(inner, ast.Return) for s in stmts for inner in _walk_stmts(s))
 
 
 def _walk_stmts(s: ast.Stmt) -> Any:

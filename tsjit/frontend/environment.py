@@ -25,6 +25,7 @@ class Environment:
         self.block = block
         self.vars: dict[str, SugaredValue] = {}
         self.declared: dict[str, T.Type] = {}
+        self.exited = False   # a return/break/continue ended this block
 
     def lookup(self, name: str) -> Optional[SugaredValue]:
         env: Optional[Environment] = self

@@ -274,7 +274,7 @@ class _Parser:
                 t = _SIMPLE[text]
             elif text in _INT_LIKE:
                 t = T.IntType
-            elif text.islower() or len(text) <= 2:
+            elif text[0].islower() or len(text) <= 2:
                 t = T.TypeVar(text)
             else:
                 raise SchemaError(f"unknown type {text!r} in schema: {self.text}")

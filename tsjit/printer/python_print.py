@@ -308,7 +308,8 @@ class PythonPrinter:
             self.level -= 1
             return
         if _constant(cond) is not True or _constant(body.outputs[0]) is not True:
-            raise NotImplementedError("printing a loop with both a trip count and a condition")
+            self.print_counted_while(n)
+            return
         trip = self.name_for(body.inputs[0])
         self.line(f"for {trip} in range({self.expr(max_trip)}):")
         self.level += 1
@@ -322,6 +323,40 @@ class PythonPrinter:
             self.line(", ".join(lhs) + " = " + ", ".join(rhs))
         elif not self.has_statements(body):
             self.line("pass")
+        self.level -= 1
+
+    def print_counted_while(self, n: Node) -> None:
+        """A loop with both a trip count and a condition, as PyTorch writes it: a while loop
+        whose trip counter is carried explicitly (so it reads as plain Python)."""
+        body = n.blocks[0]
+        max_trip, cond = n.input(0), n.input(1)
+        limit = self.expr(max_trip)
+        if not limit.isidentifier() and _constant(max_trip) is ...:
+            name = self.gen_name("_")
+            self.line(f"{name} = {limit}")
+            limit = name
+        counter = self.gen_name("_")
+        self.names[id(body.inputs[0])] = counter
+        self.line(f"{counter} = 0")
+        cond_name = self.gen_name("_")
+        first = f"torch.gt({limit}, 0)"
+        if _constant(cond) is not True:
+            first = f"torch.__and__({first}, {self.expr(cond)})"
+        self.line(f"{cond_name} = {first}")
+        self.line(f"while {cond_name}:")
+        self.level += 1
+        self.print_block_body(body)
+        nxt = self.gen_name("_")
+        self.line(f"{nxt} = torch.add({counter}, 1)")
+        go_on = f"torch.lt({nxt}, {limit})"
+        if _constant(body.outputs[0]) is not True:
+            go_on = f"torch.__and__({go_on}, {self.expr(body.outputs[0])})"
+        lhs, rhs = [cond_name, counter], [go_on, nxt]
+        for o, v in zip(n.outputs, body.outputs[1:]):
+            if self.names[id(o)] != self.expr(v):
+                lhs.append(self.names[id(o)])
+                rhs.append(self.expr(v))
+        self.line(", ".join(lhs) + " = " + ", ".join(rhs))
         self.level -= 1
 
     # --- expressions --------------------------------------------------------------

@@ -3,12 +3,13 @@ from typing import Callable
 
 from ..graph import Graph
 from ..lint import lint
-from . import constant_pooling, dead_code
+from . import constant_pooling, dead_code, simplify_control_flow
 
 Pass = Callable[[Graph], bool]
 
 # What every freshly compiled graph goes through, as PyTorch's cleanup passes do.
-CLEANUP: list[Pass] = [dead_code.run, constant_pooling.run]
+CLEANUP: list[Pass] = [constant_pooling.run, simplify_control_flow.run, dead_code.run,
+                        constant_pooling.run]
 
 
 def run_pipeline(graph: Graph, passes: list[Pass], verify: bool = False) -> bool:
@@ -21,4 +22,4 @@ def run_pipeline(graph: Graph, passes: list[Pass], verify: bool = False) -> bool
     return changed
 
 
-__all__ = ["CLEANUP", "run_pipeline", "constant_pooling", "dead_code"]
+__all__ = ["CLEANUP", "run_pipeline", "constant_pooling", "dead_code", "simplify_control_flow"]

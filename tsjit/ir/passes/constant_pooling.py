@@ -1,4 +1,5 @@
-"""Constant pooling: one node per distinct constant, all at the top of the graph."""
+"""Constant pooling: one node per distinct constant (and per uninitialized type), all at
+the top of the graph."""
 from __future__ import annotations
 
 from typing import Any
@@ -26,9 +27,12 @@ def run(graph: Graph) -> bool:
     top = graph.block
     insert_at = 0
     for n in list(graph.walk()):
-        if n.kind != "prim::Constant":
+        if n.kind == "prim::Uninitialized":
+            k: Any = ("uninitialized", n.output().type)
+        elif n.kind == "prim::Constant":
+            k = _key(n)
+        else:
             continue
-        k = _key(n)
         first = seen.get(k)
         if first is not None:
             n.output().replace_all_uses_with(first.output())

@@ -12,6 +12,8 @@ SIDE_EFFECT_KINDS = {
 
 def has_side_effects(n: Node) -> bool:
     """Whether removing `n` could change what the program does."""
+    if n.kind in ("prim::If", "prim::Loop"):
+        return any(has_side_effects(m) for b in n.blocks for m in b.nodes)
     if n.kind in SIDE_EFFECT_KINDS:
         return True
     schema = n.schema

@@ -1,0 +1,170 @@
+"""Exit transform: early `return`, `break` and `continue` -> structured control flow.
+
+The compiler emits exits as nodes: `prim::ReturnStmt(value)` for a return and
+`prim::LoopContinuation(cond, carried...)` for `break` (cond False) and `continue` (cond:
+the loop condition, re-evaluated). Their inputs have the shape of the outputs of the
+block they leave (the graph, or the loop body). This pass removes them:
+
+* an exit ends its block: the nodes after it are dead and removed;
+* an `if` one of whose branches may exit gets two more kinds of outputs, a flag "has
+  exited" and the exit values; the rest of the enclosing block moves into a guard
+  `if flag: <pass the exit values on> else: <the rest>`;
+* at the target block (the graph, or the loop body) the outputs become the exit values
+  when the flag is set, else the normal ones.
+
+Returns inside loops are not handled here: the compiler lowers them to a flag, a value
+and a `break` (see FunctionCompiler.stmt_Return).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..graph import Block, Graph, Node, Value
+from .. import types as T
+
+NEVER, MAYBE, ALWAYS = 0, 1, 2
+RETURN, CONTINUATION = "prim::ReturnStmt", "prim::LoopContinuation"
+
+
+def _const(b: Block, value: bool, before: Optional[Node] = None) -> Value:
+    n = b.graph.create("prim::Constant", [], 0)
+    n.attrs["value"] = value
+    out = n.add_output(T.BoolType)
+    if before is None:
+        b.append(n)
+    else:
+        n.insert_before(before)
+    return out
+
+
+def _uninit(b: Block, t: T.Type) -> Value:
+    n = b.graph.create("prim::Uninitialized", [], 0)
+    out = n.add_output(t)
+    b.append(n)
+    return out
+
+
+def _kill_from(b: Block, index: int) -> None:
+    """Remove b.nodes[index:] (unreachable after an exit); block outputs they defined
+    become uninitialized values."""
+    dead = b.nodes[index:]
+    dead_ids = {id(n) for n in dead}
+    for i, v in enumerate(b.outputs):
+        if id(v.node) in dead_ids:
+            b.return_node.replace_input(i, _uninit(b, v.type))
+    for n in reversed(dead):
+        n.destroy()
+
+
+def _transform(b: Block, kind: str, types: list[T.Type]) -> tuple[int, Optional[Value], list[Value]]:
+    """Remove exits of `kind` from `b` (not looking into loops); returns
+    (NEVER | MAYBE | ALWAYS, has-exited flag when MAYBE, exit values)."""
+    i = 0
+    while i < len(b.nodes):
+        n = b.nodes[i]
+        if n.kind == kind:
+            values = list(n.inputs)
+            n.remove_all_inputs()
+            _kill_from(b, i)
+            return ALWAYS, None, values
+        if n.kind != "prim::If":
+            i += 1
+            continue
+        results = [_transform(sub, kind, types) for sub in n.blocks]
+        if all(r[0] == NEVER for r in results):
+            i += 1
+            continue
+        for sub, (status, flag, values) in zip(n.blocks, results):
+            if status == NEVER:
+                flag, values = _const(sub, False), [_uninit(sub, t) for t in types]
+            elif status == ALWAYS:
+                flag = _const(sub, True)
+            sub.register_output(flag)
+            for v in values:
+                sub.register_output(v)
+        flag_out = n.add_output(T.BoolType)
+        exits = [n.add_output(t) for t in types]
+        if all(r[0] == ALWAYS for r in results):
+            _kill_from(b, i + 1)
+            return ALWAYS, None, exits
+        return _guard_rest(b, i, flag_out, exits, kind, types)
+    return NEVER, None, []
+
+
+def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
+                types: list[T.Type]) -> tuple[int, Optional[Value], list[Value]]:
+    """Move b.nodes[i+1:] into `if flag: (exited) else: <rest>`."""
+    rest = b.nodes[i + 1:]
+    guard = b.graph.create("prim::If", [flag], 0)
+    guard.insert_after(b.nodes[i])
+    exited, go_on = guard.add_block(), guard.add_block()
+    for n in rest:
+        b.nodes.remove(n)
+        n.owning_block = None
+        go_on.append(n)
+    normal = list(b.outputs)
+    new_normal = [guard.add_output(v.type) for v in normal]
+    new_flag = guard.add_output(T.BoolType)
+    new_exits = [guard.add_output(t) for t in types]
+    for k in range(len(normal)):
+        b.return_node.replace_input(k, new_normal[k])
+    # Exited: the block's own outputs are never read on this path.
+    for v in normal:
+        exited.register_output(_uninit(exited, v.type))
+    exited.register_output(_const(exited, True))
+    for v in exits:
+        exited.register_output(v)
+    # Not exited: the rest computes the outputs, and may exit itself.
+    for v in normal:
+        go_on.register_output(v)
+    status, rflag, rvalues = _transform(go_on, kind, types)
+    if status == NEVER:
+        rflag, rvalues = _const(go_on, False), [_uninit(go_on, t) for t in types]
+    elif status == ALWAYS:
+        rflag = _const(go_on, True)
+    go_on.register_output(rflag)
+    for v in rvalues:
+        go_on.register_output(v)
+    return MAYBE, new_flag, new_exits
+
+
+def _finish_target(b: Block, kind: str, types: list[T.Type]) -> None:
+    """Make the target block's outputs the exit values when it exited."""
+    status, flag, values = _transform(b, kind, types)
+    if status == NEVER:
+        return
+    if status == ALWAYS:
+        for k, v in enumerate(values):
+            b.return_node.replace_input(k, v)
+        return
+    select = b.graph.create("prim::If", [flag], 0)
+    b.append(select)
+    then, orelse = select.add_block(), select.add_block()
+    normal = list(b.outputs)
+    for v in values:
+        then.register_output(v)
+    for v in normal:
+        orelse.register_output(v)
+    for k, v in enumerate(normal):
+        b.return_node.replace_input(k, select.add_output(v.type))
+
+
+def _loops(b: Block) -> list[Node]:
+    out = []
+    for n in b.nodes:
+        for sub in n.blocks:
+            out.extend(_loops(sub))
+        if n.kind == "prim::Loop":
+            out.append(n)
+    return out
+
+
+def run(graph: Graph) -> bool:
+    """Lower every ReturnStmt and LoopContinuation; returns whether there were any."""
+    if not any(n.kind in (RETURN, CONTINUATION) for n in graph.walk()):
+        return False
+    for loop in _loops(graph.block):      # innermost first
+        body = loop.blocks[0]
+        _finish_target(body, CONTINUATION, [v.type for v in body.outputs])
+    _finish_target(graph.block, RETURN, [v.type for v in graph.outputs])
+    return True

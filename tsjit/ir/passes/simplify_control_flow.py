@@ -1,0 +1,112 @@
+"""Simplify `prim::If` and `prim::Loop` nodes the exit transform and the compiler leave
+behind: constant conditions, outputs that are the same on both paths, uninitialized
+placeholders (a value "never read on this path" may take the other path's value), and
+loop-carried values the body passes through unchanged."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph import Block, Graph, Node, Value
+
+
+def _constant(v: Value) -> Any:
+    n = v.node
+    return n.attrs.get("value", None) if n.kind == "prim::Constant" else ...
+
+
+def _inside(v: Value, n: Node) -> bool:
+    """Whether `v` is defined inside one of node n's blocks."""
+    owner = v.node.owning_block
+    while owner is not None:
+        if owner.owning_node is n:
+            return True
+        owner = owner.owning_node.owning_block if owner.owning_node is not None else None
+    return False
+
+
+def _same_constant(a: Value, b: Value) -> bool:
+    ca, cb = _constant(a), _constant(b)
+    return ca is not ... and cb is not ... and type(ca) is type(cb) and repr(ca) == repr(cb) \
+        and a.type == b.type and not (a.node.attrs.keys() ^ b.node.attrs.keys())
+
+
+def _is_uninit(v: Value) -> bool:
+    return v.node.kind == "prim::Uninitialized"
+
+
+def _inline_branch(n: Node, branch: Block) -> None:
+    """Replace an If by the nodes of its live branch."""
+    for m in list(branch.nodes):
+        branch.nodes.remove(m)
+        m.owning_block = None
+        m.insert_before(n)
+    for out, v in zip(n.outputs, branch.outputs):
+        out.replace_all_uses_with(v)
+    n.destroy()
+
+
+def _simplify_if(n: Node) -> bool:
+    cond = _constant(n.input(0))
+    if isinstance(cond, bool):
+        _inline_branch(n, n.blocks[0] if cond else n.blocks[1])
+        return True
+    changed = False
+    then, orelse = n.blocks
+    for i, out in enumerate(n.outputs):
+        if not out.uses:
+            continue
+        tv, fv = then.outputs[i], orelse.outputs[i]
+        replacement = None
+        if tv is fv and not _inside(tv, n):
+            replacement = tv
+        elif _is_uninit(tv) and not _inside(fv, n):
+            replacement = fv
+        elif _is_uninit(fv) and not _inside(tv, n):
+            replacement = tv
+        elif _is_uninit(tv) and _is_uninit(fv):
+            replacement = tv if not _inside(tv, n) else None
+        elif _same_constant(tv, fv) and not _inside(tv, n):
+            replacement = tv
+        elif _constant(tv) is True and _constant(fv) is False:
+            replacement = n.input(0)    # `x = True if c else False` is c
+        if replacement is not None and replacement.type == out.type:
+            out.replace_all_uses_with(replacement)
+            changed = True
+    return changed
+
+
+def _simplify_loop(n: Node) -> bool:
+    body = n.blocks[0]
+    changed = False
+    for i, out in enumerate(n.outputs):
+        inp, res, init = body.inputs[i + 1], body.outputs[i + 1], n.input(i + 2)
+        # The body hands the carried value back unchanged: it is the initial value.
+        if res is inp and init.type == inp.type and (inp.uses or out.uses):
+            if any(u.user is not body.return_node for u in inp.uses) or out.uses:
+                inp.replace_all_uses_with(init)
+                body.return_node.replace_input(i + 1, inp)   # keep the pass-through itself
+                out.replace_all_uses_with(init)
+                changed = True
+    return changed
+
+
+def _walk(b: Block) -> bool:
+    changed = False
+    for n in list(b.nodes):
+        if n.owning_block is None:
+            continue
+        for sub in n.blocks:
+            changed |= _walk(sub)
+        if n.kind == "prim::If":
+            changed |= _simplify_if(n)
+        elif n.kind == "prim::Loop":
+            changed |= _simplify_loop(n)
+    return changed
+
+
+def run(graph: Graph) -> bool:
+    """Simplify until nothing changes; returns whether anything did."""
+    changed = False
+    while _walk(graph.block):
+        changed = True
+    return changed
