@@ -217,3 +217,16 @@ KINDS.update({
     "G": lambda: st.lists(_SORT_FLOATS, max_size=70),                   # long float lists
     "J": lambda: st.lists(st.integers(-5, 5), max_size=70),             # long int lists
 })
+
+
+_KEY_FLOATS = st.sampled_from([0.0, -0.0, 1.0, 2.5, -1.0, math.inf, math.nan, 0.1])
+KINDS.update({
+    "D": lambda: st.dictionaries(texts(2), small_ints(), max_size=5),        # Dict[str, int]
+    "E": lambda: st.dictionaries(small_ints(), floats(), max_size=5),         # Dict[int, float]
+    "K": lambda: st.dictionaries(_KEY_FLOATS, small_ints(), max_size=5),      # Dict[float, int]
+    "k": lambda: _KEY_FLOATS,                                                 # float keys
+    "C": lambda: st.dictionaries(st.sampled_from([0j, 1j, 1 + 0j, -1j]), small_ints(),
+                                 max_size=3),                                 # Dict[complex, int]
+    "x": lambda: st.sampled_from([0j, 1j, 2j, 1 + 0j]),
+    "P": lambda: st.lists(st.tuples(texts(2), small_ints()), max_size=5),      # List[(str, int)]
+})
