@@ -2,7 +2,7 @@
 
 The only module that imports lark, and lazily: `import tsjit` stays cheap and the LALR
 tables are built (or loaded from the cache, see _parser_cache.py) on first use.
-Pipeline: lark's contextual lexer -> `_PostLexer` (indentation, brackets, keywords that
+Pipeline: lark's (basic) lexer -> `_PostLexer` (indentation, brackets, keywords that
 TorchScript lacks, `# type:` comments) -> LALR parser, which calls `_Builder`'s method
 for each rule as it reduces -> AST. No parse tree is built and nothing recurses, so
 deep nesting is fine. Every failure, lark's or ours, is a `ParseError(message, range)`.
@@ -32,18 +32,11 @@ _Token: Any = None  # lark.Token, bound when the parser is built
 
 # Python keywords with no TorchScript meaning. They lex as NAME (the grammar never uses
 # them), so the post-lexer rejects them at the keyword itself with a clear message.
-_UNSUPPORTED = {
-    "lambda": "lambda expressions are not supported in TorchScript",
-    "import": "import statements are not supported in TorchScript",
-    "global": "'global' is not supported in TorchScript",
-    "nonlocal": "'nonlocal' is not supported in TorchScript",
-    "yield": "generators ('yield') are not supported in TorchScript",
-    "try": "try/except is not supported in TorchScript",
-    "except": "try/except is not supported in TorchScript",
-    "finally": "try/finally is not supported in TorchScript",
-    "async": "'async' is not supported in TorchScript",
-    "await": "'await' is not supported in TorchScript",
-}
+_UNSUPPORTED = {kw: what + " not supported in TorchScript" for kw, what in [
+    ("lambda", "lambda expressions are"), ("import", "import statements are"),
+    ("global", "'global' is"), ("nonlocal", "'nonlocal' is"), ("async", "'async' is"),
+    ("await", "'await' is"), ("yield", "generators ('yield') are"),
+    ("try", "try/except is"), ("except", "try/except is"), ("finally", "try/finally is")]}
 _OPEN = {"LPAR": ")", "LSQB": "]", "LBRACE": "}"}
 _CLOSE = ("RPAR", "RSQB", "RBRACE")
 _TYPE_COMMENT = re.compile(r"#[ \t]*type:([^\n]*)")
@@ -103,7 +96,7 @@ class _PostLexer:
     so they never stretch a range over comments or the next line's indentation.
     """
 
-    always_accept = ("_NEWLINE",)
+    always_accept = ("_NEWLINE",)  # (read by lark's contextual lexer, if one is used)
 
     def __init__(self) -> None:
         self.state: Optional[_LexState] = None
@@ -201,7 +194,9 @@ def _get_lark() -> Any:
                 # No propagate_positions: it doubled the parse time; ranges come from the
                 # children instead (see the grammar's header). `transformer=` makes lark
                 # call _Builder's methods as it reduces: no parse tree, no recursion.
-                options = dict(parser="lalr", lexer="contextual", maybe_placeholders=True,
+                # The basic lexer loads ~15 ms faster from the cache than the contextual
+                # one (no per-state lexers) and the grammar needs no lexer context.
+                options = dict(parser="lalr", lexer="basic", maybe_placeholders=True,
                                start=["file_input", "eval_input"])
                 cache = _parser_cache.cache_file(grammar, lark.__version__, repr(options))
                 _Token = lark.Token
@@ -232,17 +227,14 @@ def _expected(e: Any) -> set[str]:
         return set(e.expected or ())
 
 
-def _describe(tok: Any, parser: Any) -> str:
-    if tok.type in ("NAME", "NUMBER"):
-        return f"{tok.type.lower()} {tok.value!r}"
-    if tok.type in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[tok.type]
-    return repr(str(tok.value)) if tok.value else _terminal_text(tok.type, parser)
-
-
-def _terminal_text(name: str, parser: Any) -> str:
+def _terminal_text(name: str, parser: Any, tok: Any = None) -> str:
+    """How an error message names a terminal (or, given one, a token)."""
+    if tok is not None and name in ("NAME", "NUMBER"):
+        return f"{name.lower()} {tok.value!r}"
     if name in _TERMINAL_NAMES:
         return _TERMINAL_NAMES[name]
+    if tok is not None and tok.value:
+        return repr(str(tok.value))
     pattern = parser.get_terminal(name).pattern
     return repr(pattern.value) if type(pattern).__name__ == "PatternStr" else name
 
@@ -283,7 +275,7 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
             elif tok.type == "NAME" and (tok.value in _UNSUPPORTED or tok.value == "from"):
                 msg = _keyword_message(tok, text)
             else:
-                msg = f"invalid syntax: unexpected {_describe(tok, parser)}"
+                msg = f"invalid syntax: unexpected {_terminal_text(tok.type, parser, tok)}"
                 if 0 < len(expected) <= 4:
                     names = sorted(_terminal_text(x, parser) for x in expected)
                     msg += "; expected " + " or ".join(names)
@@ -333,19 +325,6 @@ def parse_expr(text: str, filename: str = "<string>") -> A.Expr:
 
 # ---------------------------------------------------------------- AST building
 
-@dataclasses.dataclass(frozen=True, eq=False)
-class _Elif(A.Node):
-    """An `elif` clause, until if_stmt nests it into an If."""
-
-    test: A.Expr
-    body: tuple
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class _StarMarker(A.Node):
-    """The bare `*` of a parameter list."""
-
-
 def _items(ch: list) -> list:
     return [c for c in ch if c is not None]
 
@@ -367,8 +346,8 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "assert_stmt": lambda r, ch: A.Assert(r, ch[1], ch[2]),
     "while_stmt": lambda r, ch: A.While(r, ch[1], ch[2]),
     "with_stmt": lambda r, ch: A.With(r, tuple(ch[1:-1]), ch[-1]),
-    "elif_clause": lambda r, ch: _Elif(r, ch[1], ch[2]),
-    "star_marker": lambda r, ch: _StarMarker(r),
+    "elif_clause": lambda r, ch: A.If(r, ch[1], ch[2], ()),  # if_stmt nests the chain
+    "star_marker": lambda r, ch: A.Param(r, "*", None, None),  # the bare `*`: see funcdef
     "param": lambda r, ch: A.Param(r, str(ch[0]), ch[1], ch[2]),
     "classdef": lambda r, ch: A.ClassDef(r, str(ch[1]), tuple(ch[2] or ()), ch[3]),
     "ifexp": lambda r, ch: A.IfExp(r, ch[1], ch[0], ch[2]),
@@ -535,7 +514,7 @@ class _Builder:
         seen: set[str] = set()
         star = None
         for item in items or ():
-            if isinstance(item, _StarMarker):
+            if item.name == "*":
                 if star is not None:
                     raise ParseError("* argument may appear only once", item.range)
                 star = item
