@@ -29,7 +29,10 @@ class TypeArgForm(SpecialForm):
             return SimpleValue(c.insert("prim::Uninitialized", [], [t], e.range).output())
         if len(e.args) != 2:
             raise CompileError(f"{self.name}() takes a type and a value", e.range)
-        v = c.emit_expr(e.args[1], t)
+        value_expr = e.args[1]
+        if self.name == "annotate" and _is_tolist_call(value_expr):
+            return SimpleValue(emit_tolist(c, value_expr, t, e.range))
+        v = c.emit_expr(value_expr, t)
         if self.name == "annotate":
             if not T.is_subtype(v.type, t):
                 raise CompileError(f"annotate: expected a value of type {t.annotation_str()} but "
@@ -40,17 +43,46 @@ class TypeArgForm(SpecialForm):
         return SimpleValue(c.insert("prim::unchecked_cast", [v], [t], e.range).output())
 
 
+def _is_tolist_call(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+        e.func.attr == "tolist" and not e.args and not e.keywords
+
+
+def emit_tolist(c: Any, e: ast.Call, t: T.Type, rng: SourceRange) -> Any:
+    """`annotate(List[List[float]], x.tolist())`: prim::tolist(x, dims, elem kind) -> t."""
+    x = c.emit_expr(e.func.value)
+    dims, elem = 0, t
+    while isinstance(elem, T.ListType):
+        dims, elem = dims + 1, elem.elem
+    kinds = {T.IntType: 0, T.FloatType: 1, T.BoolType: 2, T.ComplexType: 3}
+    if x.type != T.TensorType or elem not in kinds:
+        raise CompileError("tolist() needs a tensor and an annotated result type such as "
+                           "List[List[float]]", rng)
+    d, k = c.emit_constant(dims, rng), c.emit_constant(kinds[elem], rng)
+    return c.insert("prim::tolist", [x, d, k], [t], rng).output()
+
+
 def emit_isinstance(c: Any, v: Any, type_expr: ast.Expr, rng: SourceRange) -> Any:
     exprs = type_expr.elts if isinstance(type_expr, ast.TupleLit) else (type_expr,)
     types = [c.type_from_expr(x) for x in exprs]
     if any(T.is_subtype(v.type, t) for t in types):
         return c.emit_constant(True, rng)
-    if not any(T.is_subtype(t, v.type) or T.unify(t, v.type) is not None for t in types):
+    members = _members(v.type)
+    if not any(T.is_subtype(m, t) or T.is_subtype(t, m) for t in types for m in members):
         return c.emit_constant(False, rng)
     n = c.insert("prim::isinstance", [v], [T.BoolType], rng,
                  types=[t.annotation_str() for t in types])
     n.attrs["_types"] = types
     return n.output()
+
+
+def _members(t: T.Type) -> list[T.Type]:
+    """The alternatives a value of static type `t` may be at run time."""
+    if isinstance(t, T.OptionalType):
+        return _members(t.elem) + [T.NoneType]
+    if isinstance(t, T.UnionType):
+        return [m for x in t.types for m in _members(x)]
+    return [t]
 
 
 def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
@@ -117,6 +149,11 @@ def builtin_names() -> dict[str, SugaredValue]:
         "annotate": TypeArgForm("annotate"), "unchecked_cast": TypeArgForm("unchecked_cast"),
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
         "len": BuiltinFunction("aten::len"), "None": NoneValue(),
+        "sorted": BuiltinFunction("aten::sorted"), "list": BuiltinFunction("aten::list"),
+        "ord": BuiltinFunction("aten::ord"), "chr": BuiltinFunction("aten::chr"),
+        "hex": BuiltinFunction("aten::hex"), "oct": BuiltinFunction("aten::oct"),
+        "bin": BuiltinFunction("aten::bin"), "round": BuiltinFunction("aten::round"),
+        "divmod": BuiltinFunction("aten::divmod"), "hash": BuiltinFunction("aten::hash"),
         "ops": NamespaceValue("ops"),
     }
     return table

@@ -458,7 +458,7 @@ class Emitter:
         if isinstance(t, T.ClassType) and name == "__new__":
             return _NewValue(t)
         if isinstance(t, T.EnumType) and name in t.members:
-            return SimpleValue(self.emit_constant(_EnumRef(t, name), rng, t))
+            return SimpleValue(self.emit_constant(t.member(name), rng, t))
         raise CompileError(f"'{t}' has no attribute '{name}' usable here", rng)
 
     def namespace_attr(self, ns: NamespaceValue, name: str, rng: SourceRange) -> SugaredValue:
@@ -525,11 +525,6 @@ class _NewValue(SugaredValue):
         return SimpleValue(c.insert("prim::CreateObject", [], [self.t], e.range).output())
 
 
-class _EnumRef:
-    def __init__(self, t: T.EnumType, name: str) -> None:
-        self.type, self.name = t, name
-
-
 SPECIAL_OPS = {"prim::RaiseException"}
 
 
@@ -564,7 +559,7 @@ def constant_type(value: Any) -> T.Type:
         if isinstance(value, tuple):
             return T.TupleType(elems)
         return T.ListType(elems[0] if elems else T.IntType)
-    if isinstance(value, _EnumRef):
+    if isinstance(value, T.EnumValue):
         return value.type
     from ..tensor import Tensor
     if isinstance(value, Tensor):

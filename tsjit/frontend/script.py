@@ -80,7 +80,10 @@ class ScriptCompiler:
             return BuiltinFunction(op)
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
-        if isinstance(obj, (bool, int, float, str, Device)) and not isinstance(obj, enum.Enum):
+        if isinstance(obj, enum.Enum):
+            et = self.python_type(type(obj), rng)
+            return SimpleValue(c.emit_constant(et.member(obj.name), rng, et))
+        if isinstance(obj, (bool, int, float, str, Device)):
             return SimpleValue(c.emit_constant(obj, rng))
         if getattr(py_builtins, getattr(obj, "__name__", ""), None) is obj:
             b = lookup_builtin(obj.__name__)
@@ -117,9 +120,26 @@ class ScriptCompiler:
             return T.DeviceType
         if cls in self.classes:
             return self.classes[cls]
+        if issubclass(cls, enum.Enum):
+            return self.script_enum(cls)
         if getattr(cls, "__tsjit_module__", False):
             return None  # modules are not constructible in TorchScript
         return self.script_class(cls)
+
+    def script_enum(self, cls: type) -> T.EnumType:
+        """A Python Enum as an enum type (members must all be int, float or str)."""
+        members = {m.name: m.value for m in cls}
+        values = list(members.values())
+        for vt, py in ((T.IntType, int), (T.FloatType, float), (T.StrType, str)):
+            if values and all(type(v) is py for v in values):
+                break
+        else:
+            raise CompileError(f"enum {cls.__name__}: members must all be int, all float or "
+                               "all str")
+        t = T.EnumType(self.cu.unique_name(qualified_name(cls)), vt, members)
+        self.cu.register_type(t)
+        self.classes[cls] = t
+        return t
 
     # --- functions ----------------------------------------------------------------
     def function(self, pyfn: Any) -> Function:

@@ -75,6 +75,10 @@ class SimpleValue(SugaredValue):
             return SimpleValue(c.emit_builtin(op, [NamedValue(self.value)], {}, rng))
         if isinstance(t, T.InterfaceType):
             return MethodValue(self.value, name)
+        if isinstance(t, T.EnumType) and name in ("name", "value"):
+            out = t.value_type if name == "value" else T.StrType
+            kind = "prim::EnumValue" if name == "value" else "prim::EnumName"
+            return SimpleValue(c.insert(kind, [self.value], [out], rng).output())
         return BuiltinFunction(f"aten::{name}", self.value)
 
     def set_attr(self, c: "FunctionCompiler", rng: SourceRange, name: str, value: Value) -> None:

@@ -57,6 +57,10 @@ def value_is(v: Any, t: T.Type) -> bool:
     from ..tensor import Tensor
     if t == T.AnyType:
         return True
+    if t == T.AnyTupleType:
+        return isinstance(v, tuple)
+    if t == T.AnyListType:
+        return isinstance(v, list)
     if t == T.NoneType:
         return v is None
     if isinstance(t, T.OptionalType):
@@ -81,7 +85,26 @@ def value_is(v: Any, t: T.Type) -> bool:
         return isinstance(v, tuple) and len(v) == len(t.elems)
     if isinstance(t, T.ClassType):
         return isinstance(v, Object) and v.type is t
+    if isinstance(t, T.EnumType):
+        return isinstance(v, T.EnumValue) and v.type is t
     return False
+
+
+def enum_name(v: Any) -> str:
+    return v.name
+
+
+def enum_value(v: Any) -> Any:
+    return v.value
+
+
+def tolist(t: Any, dims: int, kind: int) -> Any:
+    """A tensor as nested Python lists of int/float/bool/complex, checked against the
+    annotated number of dimensions."""
+    if t.dim() != dims:
+        raise ValueError(f"Output annotation list dimension and runtime tensor dimension must "
+                         f"match for tolist()")
+    return t.tolist()
 
 
 def create_object(t: T.ClassType) -> Callable[[], Object]:
@@ -111,6 +134,12 @@ def prim_kernel(n: Node) -> Callable:
         return printer
     if k == "prim::isinstance":
         return runtime_isinstance(n.attrs["_types"])
+    if k == "prim::EnumName":
+        return enum_name
+    if k == "prim::EnumValue":
+        return enum_value
+    if k == "prim::tolist":
+        return tolist
     if k == "prim::CreateObject":
         return create_object(n.output().type)
     raise KeyError(k)

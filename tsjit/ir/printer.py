@@ -54,8 +54,9 @@ def _node(out: list[str], n: Node, indent: int) -> None:
     pad = "  " * indent
     lhs = ", ".join(f"%{o.debug_name()} : {o.type}" for o in n.outputs)
     attrs = ""
-    if n.attrs:
-        attrs = "[" + ", ".join(f"{k}={attr_str(v)}" for k, v in n.attrs.items()) + "]"
+    shown = {k: v for k, v in n.attrs.items() if not k.startswith("_")}   # "_x": internal
+    if shown:
+        attrs = "[" + ", ".join(f"{k}={attr_str(v)}" for k, v in shown.items()) + "]"
     out.append(f"{pad}{lhs} = {n.kind}{attrs}({_values(n.inputs)})")
     for i, b in enumerate(n.blocks):
         _block(out, b, indent + 1, f"block{i}")

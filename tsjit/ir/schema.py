@@ -148,7 +148,7 @@ _SIMPLE = {
     "Device": T.DeviceType, "Any": T.AnyType, "Generator": T.GeneratorType,
     "NoneType": T.NoneType, "None": T.NoneType, "Storage": T.StorageType,
     "Stream": T.StreamType, "AnyClassType": T.AnyClassType, "number": T.NumberType,
-    "AnyListType": T.AnyListType, "AnyTupleType": T.AnyTupleType, "SymFloat": T.FloatType,
+    "AnyListType": T.AnyListType, "AnyEnumType": T.AnyEnumType, "AnyTupleType": T.AnyTupleType, "SymFloat": T.FloatType,
     "SymBool": T.BoolType, "Dimname": T.StrType,
 }
 # Identifier defaults in schemas and their run-time values (ScalarType / MemoryFormat /

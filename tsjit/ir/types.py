@@ -54,9 +54,10 @@ AnyType = _Simple("Any")
 GeneratorType = _Simple("Generator")
 StorageType = _Simple("Storage")
 StreamType = _Simple("Stream")
-AnyListType = _Simple("AnyList", "List")
-AnyTupleType = _Simple("AnyTuple", "Tuple")
+AnyListType = _Simple("AnyList", "list")      # `isinstance(x, list)`
+AnyTupleType = _Simple("AnyTuple", "tuple")    # `isinstance(x, tuple)`
 AnyClassType = _Simple("AnyClassType")
+AnyEnumType = _Simple("AnyEnumType")
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,7 @@ class EnumType(Type):
     qualified_name: str
     value_type: Type
     members: dict[str, Any] = field(default_factory=dict)  # name -> value
+    _values: dict = field(default_factory=dict, repr=False)
 
     __hash__ = object.__hash__
 
@@ -263,6 +265,29 @@ class EnumType(Type):
 
     def __str__(self) -> str:
         return self.qualified_name
+
+    @property
+    def name(self) -> str:
+        return self.qualified_name.rsplit(".", 1)[-1]
+
+    def member(self, name: str) -> "EnumValue":
+        """The run-time value of member `name` (one object per member)."""
+        v = self._values.get(name)
+        if v is None:
+            v = self._values[name] = EnumValue(self, name, self.members[name])
+        return v
+
+
+@dataclass(frozen=True, eq=False)
+class EnumValue:
+    """A member of an enum type, as a run-time value (compared by identity)."""
+
+    type: EnumType
+    name: str
+    value: Any
+
+    def __repr__(self) -> str:
+        return f"{self.type.name}.{self.name}"
 
 
 def optional(t: Type) -> Type:
@@ -303,6 +328,8 @@ def is_subtype(a: Type, b: Type) -> bool:
         # is accepted: PyTorch allows List[Module] subtypes for ModuleList iteration.
         return a.elem == b.elem
     if isinstance(a, ClassType) and b == AnyClassType:
+        return True
+    if isinstance(a, EnumType) and b == AnyEnumType:
         return True
     if isinstance(a, ClassType) and isinstance(b, InterfaceType):
         return implements(a, b)

@@ -400,7 +400,8 @@ class PythonPrinter:
             return f"CONSTANTS.c{self.constants.index(v)}"
         if type(v).__name__ == "Device":
             return f"torch.device({quote_string(str(v))})"
-        if hasattr(v, "type") and hasattr(v, "name") and isinstance(getattr(v, "type"), T.EnumType):
+        if isinstance(v, T.EnumValue):
+            self.on_dependency(v.type)
             return f"{v.type.qualified_name}.{v.name}"
         raise NotImplementedError(f"cannot print a constant of type {type(v).__name__}")
 
@@ -453,6 +454,10 @@ class PythonPrinter:
             types = n.attrs["_types"]
             ts = ", ".join(self.type_str(t) for t in types)
             return f"isinstance({self.expr(ins[0])}, {ts if len(types) == 1 else '(' + ts + ')'})"
+        if k == "prim::EnumName":
+            return f"({self.expr(ins[0])}).name"
+        if k == "prim::EnumValue":
+            return f"({self.expr(ins[0])}).value"
         if k == "prim::Print":
             return f"print({self.args(ins)})"
         if k == "prim::RaiseException":

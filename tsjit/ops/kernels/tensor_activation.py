@@ -29,6 +29,10 @@ def _floating(name: str, fn: Callable[..., np.ndarray]) -> Callable:
         if self.dtype.kind != "f":
             raise not_implemented(name, self.dtype)
         x = self._a.astype(np.float64)
+        # Scalar parameters are first converted to the tensor's dtype, like PyTorch
+        args = tuple(float(np.asarray(v).astype(self._a.dtype))
+                     if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+                     for v in args)
         return wrap(np.asarray(fn(x, *args)).astype(self._a.dtype))
     kernel.__name__ = name
     kernel.__doc__ = f"The {name} activation."
@@ -165,10 +169,10 @@ def glu(self: Tensor, dim: int = -1) -> Tensor:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
     if self.dtype.kind != "f":
         raise not_implemented("glu_cpu", self.dtype)
-    x = a.astype(np.float64)
-    first, second = np.split(x, 2, axis=d)
+    # evaluated in the input dtype: the sigmoid under/overflows where PyTorch's does
+    first, second = np.split(a, 2, axis=d)
     with np.errstate(all="ignore"):
-        return wrap((first * _sigmoid64(second)).astype(a.dtype))
+        return wrap((first * (1 / (1 + np.exp(-second)))).astype(a.dtype))
 
 
 @op("aten::prelu(Tensor self, Tensor weight) -> Tensor")

@@ -54,8 +54,9 @@ def _truth(x: Tensor) -> np.ndarray:
 
 def _logical(name: str, fn: Callable) -> Callable:
     def kernel(self: Tensor, other: Tensor) -> Tensor:
-        prep(self, other, D.bool_)      # broadcast check
-        return wrap(fn(_truth(self), _truth(other)))
+        # truth values are taken after converting both to the promoted dtype
+        _, a, b = prep(self, other)
+        return wrap(fn(a.astype(bool, copy=False), b.astype(bool, copy=False)))
     kernel.__name__ = name
     kernel.__doc__ = f"Elementwise {name} of truth values (bool result)."
     return kernel
@@ -75,22 +76,12 @@ def logical_not(self: Tensor) -> Tensor:
     return wrap(np.logical_not(self._a))
 
 
-def _logical_inplace(fn: Callable) -> Callable:
-    # in place, PyTorch converts other to self's dtype before taking truth values
-    def kernel(self: Tensor, other: Tensor) -> Tensor:
-        o = wrap(to_np(other, self.dtype))
-        return inplace(fn)(self, o)
-    kernel.__name__ = fn.__name__ + "_"
-    kernel.__doc__ = f"In-place {fn.__name__}."
-    return kernel
-
-
 logical_and_ = op("aten::logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    _logical_inplace(logical_and))
+    inplace(logical_and))
 logical_or_ = op("aten::logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    _logical_inplace(logical_or))
+    inplace(logical_or))
 logical_xor_ = op("aten::logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(
-    _logical_inplace(logical_xor))
+    inplace(logical_xor))
 logical_not_ = op("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)")(inplace(logical_not))
 
 

@@ -189,7 +189,7 @@ def conv_transpose_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
             out[(slice(None), slice(g * og, (g + 1) * og)) + dst] += np.moveaxis(contrib, -1, 1)
     crop = tuple(slice(p, f - p) for p, f in zip(padding, full))
     y = out[(slice(None), slice(None)) + crop]
-    if any(s <= 0 for s in y.shape[2:]):
+    if any(f - 2 * p < 0 for p, f in zip(padding, full)):
         raise RuntimeError("Given input size per channel is too small for the transposed "
                            "convolution")
     if bias is not None:
@@ -247,8 +247,13 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 def convolution(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
                 padding: Any, dilation: Any, transposed: bool, output_padding: Any,
                 groups: int) -> Tensor:
-    """Any convolution, by the weight's number of dimensions."""
+    """Any convolution, by the weight's number of dimensions (batched input only)."""
     nd = weight._a.ndim - 2
+    if input._a.ndim != weight._a.ndim:
+        raise RuntimeError(f"Expected {weight._a.ndim}-dimensional input for "
+                           f"{weight._a.ndim}-dimensional weight {fmt_shape(weight._a.shape)}, "
+                           f"but got {input._a.ndim}-dimensional input of size "
+                           f"{fmt_shape(input._a.shape)} instead")
     if transposed:
         return _conv_t(input, weight, bias, stride, padding, output_padding, groups, dilation,
                        nd)

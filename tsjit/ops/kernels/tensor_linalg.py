@@ -256,6 +256,8 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{x.ndim}D and {w.ndim}D")
     dt = _same_dtype(input, weight)
+    if x.ndim == 2 and bias is not None and w.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {w.ndim}-D tensor")
     wt = w.T if w.ndim == 2 else w
     k = wt.shape[0]
     if x.shape[-1] != k:

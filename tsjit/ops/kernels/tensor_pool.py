@@ -96,6 +96,16 @@ def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
         lin = np.zeros(vals.shape, np.int64)
         for dim in range(nd):
             lin = lin * a.shape[2 + dim] + coords[dim]
+        if a.dtype.kind == "f":
+            # a window without any value above -inf reports its first in-bounds position
+            # (PyTorch's starting index), not a padding position
+            first = np.zeros(vals.shape, np.int64)
+            for dim in range(nd):
+                st0 = np.arange(outs[dim]) * s[dim] - p[dim]
+                st0 = np.where(st0 < 0, st0 + (-st0 + d[dim] - 1) // d[dim] * d[dim], st0)
+                first = first * a.shape[2 + dim] + st0.reshape(
+                    [-1 if j == dim else 1 for j in range(nd)])
+            lin = np.where(vals == -np.inf, first, lin)
         idx_t = wrap(lin[0] if unbatched else lin)
     return wrap(vals[0] if unbatched else vals), idx_t
 
@@ -137,6 +147,9 @@ def _avg_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
     if self.dtype.kind in "bc":
         raise not_implemented(name, self.dtype)
     k, s, p, d = _params(nd, kernel_size, stride, padding, 1, name)
+    if nd == 3 and any(n + 2 * pi < ki for n, pi, ki in zip(a.shape[2:], p, k)):
+        raise RuntimeError(f"input image (T: {a.shape[2]} H: {a.shape[3]} W: {a.shape[4]}) "
+                           f"smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
     win, outs = _windows(acc(a), k, s, p, d, ceil_mode, 0)
     total = win.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
     if divisor_override:
@@ -306,9 +319,13 @@ _NP_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 def _pad_mode(self: Tensor, pad: Sequence[int], mode: str) -> Tensor:
     a = self._a
     n = len(pad) // 2
-    if len(pad) % 2 or n > 3 or a.ndim < n + 1:
-        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are "
-                                  "supported for now")
+    if len(pad) % 2 or not 1 <= n <= 3 or a.ndim not in (n + 1, n + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {a.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     pairs = _pad_pairs(a, pad, mode)
     for i, (lo, hi) in enumerate(pairs):
         size = a.shape[i]

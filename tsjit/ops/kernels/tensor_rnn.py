@@ -79,19 +79,16 @@ def _run(kind: str, input: Tensor, hx: list[Tensor], params: Sequence[Tensor], h
          batch_first: bool) -> tuple:
     a = input._a
     dt = a.dtype
-    unbatched = a.ndim == 2
+    if a.ndim != 3:
+        # the aten op is batched only; nn.RNN modules add the batch dimension themselves
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
+                         "1)" if a.ndim < 2 else f"input must have 3 dimensions, got {a.ndim}")
     x = acc(a)
-    if unbatched:
-        x = x[:, None]
-    elif batch_first:
+    if batch_first:
         x = np.swapaxes(x, 0, 1)            # (L, N, H)
-    if x.ndim != 3:
-        raise RuntimeError(f"input must have 3 dimensions, got {a.ndim}")
     dirs = 2 if bidirectional else 1
     groups = _param_groups(params, has_biases, num_layers, dirs)
     hs = [acc(h._a) for h in hx]
-    if unbatched:
-        hs = [h[:, None] for h in hs]
     for h in hs:
         if h.shape[0] != num_layers * dirs or h.shape[1] != x.shape[1]:
             raise RuntimeError(f"Expected hidden size ({num_layers * dirs}, {x.shape[1]}, "
@@ -126,10 +123,7 @@ def _run(kind: str, input: Tensor, hx: list[Tensor], params: Sequence[Tensor], h
     out = layer_in
     hn = np.stack(h_out)
     cn = np.stack(c_out) if kind == "lstm" else None
-    if unbatched:
-        out, hn = out[:, 0], hn[:, 0]
-        cn = cn[:, 0] if cn is not None else None
-    elif batch_first:
+    if batch_first:
         out = np.swapaxes(out, 0, 1)
     res = [wrap(np.ascontiguousarray(out).astype(dt)), wrap(hn.astype(dt))]
     if cn is not None:

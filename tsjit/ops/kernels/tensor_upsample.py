@@ -56,10 +56,13 @@ def _scale(n_in: int, n_out: int, scale: Optional[float], align_corners: bool) -
     return n_in / n_out
 
 
-def _nearest_index(n_in: int, n_out: int, scale: Optional[float], exact: bool) -> np.ndarray:
-    if n_out == n_in and not exact:
+def _nearest_index(n_in: int, n_out: int, scale: Optional[float], exact: bool,
+                   shortcuts: bool) -> np.ndarray:
+    # PyTorch's 2-d nearest kernel short-cuts these two size ratios whatever the scale;
+    # its 1-d and 3-d kernels always use the scale
+    if shortcuts and n_out == n_in:
         return np.arange(n_out)
-    if n_out == 2 * n_in and not exact and scale is None:
+    if shortcuts and n_out == 2 * n_in:
         return np.arange(n_out) >> 1
     s = np.float32(1.0 / scale) if scale is not None and scale > 0 else \
         np.float32(n_in) / np.float32(n_out)
@@ -74,7 +77,8 @@ def _nearest(self: Tensor, nd: int, output_size: Any, scales: Sequence[Optional[
     name = ("_upsample_nearest_exact" if exact else "upsample_nearest") + f"{nd}d"
     out = _sizes(a, nd, output_size, scales, name)
     for k in range(nd):
-        a = np.take(a, _nearest_index(a.shape[2 + k], out[k], scales[k], exact), axis=2 + k)
+        idx = _nearest_index(a.shape[2 + k], out[k], scales[k], exact, nd == 2 and not exact)
+        a = np.take(a, idx, axis=2 + k)
     return wrap(np.ascontiguousarray(a))
 
 
@@ -115,6 +119,8 @@ def _interp(self: Tensor, nd: int, output_size: Any, align_corners: bool,
     if self.dtype.kind != "f":
         raise not_implemented(name, self.dtype)
     out = _sizes(a, nd, output_size, scales, name)
+    if list(a.shape[2:]) == out:
+        return wrap(a.copy())          # equal sizes copy the input, ignoring any scale
     x = acc(a)
     for k in range(nd):
         n_in, n_out = x.shape[2 + k], out[k]
@@ -179,6 +185,8 @@ def _aa(self: Tensor, output_size: Any, align_corners: bool, scales: Sequence[Op
     if self.dtype.kind != "f":
         raise not_implemented(name, self.dtype)
     out = _sizes(a, 2, output_size, scales, name)
+    if list(a.shape[2:]) == out:
+        return wrap(a.copy())
     x = acc(a)
     for k in range(2):
         m = _aa_matrix(x.shape[2 + k], out[k], scales[k], align_corners, kind)
