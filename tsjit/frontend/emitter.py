@@ -162,6 +162,17 @@ class Emitter:
         return SimpleValue(self.emit_binary(BINARY_OPS[e.op], lhs, rhs, e.range))
 
     def emit_binary(self, name: str, lhs: Value, rhs: Value, rng: SourceRange) -> Value:
+        if lhs.type in _NUMBERS and rhs.type == T.TensorType:
+            # number <op> tensor: TorchScript rewrites it onto the tensor overloads
+            # (`2 * a` -> `a * 2`, `2 - a` -> `-a + 2`), as PyTorch does.
+            if name in ("aten::add", "aten::mul", "aten::__and__", "aten::__or__", "aten::__xor__"):
+                return self.emit_builtin(name, [NamedValue(rhs), NamedValue(lhs)], {}, rng)
+            if name == "aten::sub":
+                neg = self.emit_builtin("aten::neg", [NamedValue(rhs)], {}, rng)
+                return self.emit_builtin("aten::add", [NamedValue(neg), NamedValue(lhs)], {}, rng)
+            if name == "aten::div":
+                inv = self.emit_builtin("aten::reciprocal", [NamedValue(rhs)], {}, rng)
+                return self.emit_builtin("aten::mul", [NamedValue(inv), NamedValue(lhs)], {}, rng)
         return self.emit_builtin(name, [NamedValue(lhs), NamedValue(rhs)], {}, rng)
 
     def expr_UnaryOp(self, e: ast.UnaryOp) -> SugaredValue:
@@ -526,6 +537,7 @@ class _NewValue(SugaredValue):
 
 
 SPECIAL_OPS = {"prim::RaiseException"}
+_NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.NumberType)
 
 
 def _identifier(name: str) -> bool:

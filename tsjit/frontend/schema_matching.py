@@ -14,6 +14,7 @@ from ..ir import Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.schema import Argument, FunctionSchema
+from ..ops import registry
 
 
 @dataclass
@@ -67,9 +68,8 @@ def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool
     if elem in (T.IntType, T.FloatType, T.NumberType) and v.type == T.TensorType:
         name = {T.IntType: "aten::IntImplicit", T.FloatType: "aten::FloatImplicit",
                 T.NumberType: "aten::ScalarImplicit"}[elem]
-        return c.emit_builtin(name, [NamedValue(v)], {}, rng)
-    if elem == T.TensorType and v.type in (T.IntType, T.FloatType, T.BoolType, T.NumberType):
-        return c.emit_builtin("prim::NumToTensor", [NamedValue(v)], {}, rng)
+        if registry.overloads(name):
+            return c.emit_builtin(name, [NamedValue(v)], {}, rng)
     raise _NoMatch
 
 
@@ -81,6 +81,7 @@ def _try_match(c: Any, schema: FunctionSchema, args: Sequence[NamedValue],
     if self_value is not None:
         positional.insert(0, NamedValue(self_value))
     formals = schema.arguments
+    positional = _pack_varargs_list(c, formals, positional, kwargs, rng)
     inputs: list[Value] = []
     used_kw: set[str] = set()
     pi = 0
@@ -107,6 +108,23 @@ def _try_match(c: Any, schema: FunctionSchema, args: Sequence[NamedValue],
     if any(T.contains_typevar(r) for r in rets):
         raise _NoMatch
     return Matched(schema, inputs, rets, env)
+
+
+def _pack_varargs_list(c: Any, formals: Any, positional: list, kwargs: dict,
+                       rng: Optional[SourceRange]) -> list:
+    """`x.view(2, 3)` for `view(Tensor self, int[] size)`: trailing ints fill the one
+    remaining `int[]` parameter, as PyTorch allows."""
+    positional_formals = [a for a in formals if not a.kwarg_only]
+    n = len(positional)
+    if n < len(positional_formals) or not positional_formals:
+        return positional
+    last = positional_formals[-1]
+    i = len(positional_formals) - 1
+    if not (isinstance(last.type, T.ListType) and last.type.elem == T.IntType) or last.N or \
+            not all(nv.value.type == T.IntType for nv in positional[i:]):
+        return positional
+    packed = c.emit_list([nv.value for nv in positional[i:]], T.IntType, rng)
+    return positional[:i] + [NamedValue(packed)]
 
 
 def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[NamedValue],

@@ -70,6 +70,8 @@ class SimpleValue(SugaredValue):
         if isinstance(t, T.TupleType) and t.names and name in t.names:
             i = t.names.index(name)
             return SimpleValue(c.emit_tuple_index(self.value, i, rng))
+        if t == T.TensorType and name in TENSOR_DTYPE_METHODS:
+            return _DtypeMethod(self.value, TENSOR_DTYPE_METHODS[name])
         if t == T.TensorType and name in TENSOR_PROPERTIES:
             op = TENSOR_PROPERTIES[name]
             return SimpleValue(c.emit_builtin(op, [NamedValue(self.value)], {}, rng))
@@ -113,6 +115,26 @@ TENSOR_PROPERTIES = {
     "imag": "aten::imag", "name": "prim::name", "is_leaf": "aten::is_leaf",
     "itemsize": "prim::itemsize", "nbytes": "prim::nbytes",
 }
+
+
+# `x.float()` and friends: `aten::to(x, dtype)` with the ScalarType code.
+TENSOR_DTYPE_METHODS = {"float": 6, "double": 7, "half": 5, "long": 4, "int": 3, "short": 2,
+                        "char": 1, "byte": 0, "bool": 11, "bfloat16": 15, "cfloat": 9,
+                        "cdouble": 10}
+
+
+class _DtypeMethod(SugaredValue):
+    kind = "a tensor conversion method"
+
+    def __init__(self, tensor: Value, dtype: int) -> None:
+        self.tensor, self.dtype = tensor, dtype
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        if args or kwargs:
+            raise CompileError("this conversion method takes no arguments", rng)
+        code = c.emit_constant(self.dtype, rng)
+        return SimpleValue(c.emit_builtin("aten::to", [NamedValue(self.tensor), NamedValue(code)],
+                                          {}, rng))
 
 
 class BuiltinFunction(SugaredValue):
