@@ -210,11 +210,16 @@ class FunctionCompiler(Emitter):
             obj.set_attr(self, s.range, target.attr, new)
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
+            if container.type == T.TensorType:
+                # `x[i] += v` updates the selected view in place (add_): nothing to store.
+                from .indexing import emit_tensor_getitem
+                view = emit_tensor_getitem(self, container, target.index, target.range)
+                self.emit_augmented(view, s.op, s.value, s.range)
+                return
             index = self.emit_expr(target.index)
             cur = self.emit_subscript(container, index, target.range)
             new = self.emit_augmented(cur, s.op, s.value, s.range)
-            if container.type != T.TensorType or new is not cur:
-                self.emit_setitem(container, index, new, s.range)
+            self.emit_setitem(container, index, new, s.range)
         else:
             raise CompileError("this target cannot be assigned to with an augmented assignment",
                                target.range)
@@ -477,6 +482,10 @@ class FunctionCompiler(Emitter):
             self.emit_sugared(target.value).set_attr(self, target.range, target.attr, value)
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
+            if container.type == T.TensorType:
+                from .indexing import emit_tensor_setitem
+                emit_tensor_setitem(self, container, target.index, value, rng)
+                return
             index = self.emit_expr(target.index)
             self.emit_setitem(container, index, value, rng)
         elif isinstance(target, ast.Starred):

@@ -321,6 +321,9 @@ class Emitter:
 
     def expr_Subscript(self, e: ast.Subscript) -> SugaredValue:
         base = self.emit_sugared(e.value)
+        if isinstance(base, SimpleValue) and base.value.type == T.TensorType:
+            from .indexing import emit_tensor_getitem
+            return SimpleValue(emit_tensor_getitem(self, base.value, e.index, e.range))
         if isinstance(e.index, ast.Slice):
             v = base.as_value(self, e.value.range)
             return SimpleValue(self.emit_slice(v, e.index, e.range))

@@ -1,0 +1,108 @@
+"""Tensor subscripts -> select / slice / unsqueeze / index (and their assignment forms).
+
+As PyTorch lowers them: walking the index left to right with a dimension counter, an int
+selects (the dimension disappears), a slice slices (`x[:]` is `torch.slice(x)`), None
+unsqueezes, `...` makes the following dimensions count from the end, and tensors (or
+lists) are gathered into one `aten::index` with a `List[Optional[Tensor]]` that has None
+for the dimensions they do not index. Assignment writes through the selected view with
+`copy_` (a scalar becomes a tensor of the view's dtype first), or with `index_put_` when
+tensors index.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..ir import Value
+from ..ir import types as T
+from ..ir.diagnostics import CompileError, SourceRange
+from . import ast
+from .schema_matching import NamedValue
+
+
+def _parts(index: ast.Expr) -> list[ast.Expr]:
+    return list(index.elts) if isinstance(index, ast.TupleLit) else [index]
+
+
+def _views(c: Any, x: Value, index: ast.Expr, rng: SourceRange) -> tuple[Value, list[Optional[Value]]]:
+    """Apply the int/slice/None/... parts; returns the view and the tensor indices by dim."""
+    parts = _parts(index)
+    dim = 0
+    tensors: list[Optional[Value]] = []
+    for k, p in enumerate(parts):
+        if isinstance(p, ast.Constant) and p.value is ...:
+            # The parts after `...` address the last dimensions: count from the end.
+            dim = -(len(parts) - k - 1)
+            continue
+        if isinstance(p, ast.Constant) and p.value is None:
+            x = _call(c, "aten::unsqueeze", [x, c.emit_constant(dim, rng)], rng)
+            dim += 1
+            tensors.append(None)
+            continue
+        if isinstance(p, ast.Slice):
+            x = _slice(c, x, dim, p, rng)
+            dim += 1
+            tensors.append(None)
+            continue
+        v = c.emit_expr(p)
+        if v.type == T.IntType:
+            x = _call(c, "aten::select", [x, c.emit_constant(dim, rng), v], rng)
+            if dim < 0:
+                dim += 1   # from the end, the next dimension is one closer to it
+            continue
+        if v.type == T.TensorType or isinstance(v.type, T.ListType):
+            if isinstance(v.type, T.ListType):
+                v = _call(c, "aten::tensor", [v], rng)
+            tensors.append(v)
+            dim += 1
+            continue
+        raise CompileError(f"a tensor cannot be indexed by a value of type "
+                           f"{v.type.annotation_str()}", p.range)
+    return x, tensors
+
+
+def _call(c: Any, name: str, args: list[Value], rng: SourceRange) -> Value:
+    return c.emit_builtin(name, [NamedValue(a) for a in args], {}, rng)
+
+
+def _slice(c: Any, x: Value, dim: int, s: ast.Slice, rng: SourceRange) -> Value:
+    # Trailing defaults are left to the schema, so `x[:]` prints as torch.slice(x).
+    args = [x, c.emit_constant(dim, rng)]
+    start = None if s.lower is None else c.emit_expr(s.lower)
+    end = None if s.upper is None else c.emit_expr(s.upper)
+    step = None if s.step is None else c.emit_expr(s.step)
+    tail = [start, end, step]
+    while tail and tail[-1] is None:
+        tail.pop()
+    for i, v in enumerate(tail):
+        args.append(v if v is not None else c.emit_constant(None if i < 2 else 1, rng))
+    return _call(c, "aten::slice", args, rng)
+
+
+def _index_list(c: Any, tensors: list[Optional[Value]], rng: SourceRange) -> Value:
+    while tensors and tensors[-1] is None:
+        tensors.pop()
+    items = [v if v is not None else c.emit_constant(None, rng) for v in tensors]
+    return c.emit_list(items, T.OptionalType(T.TensorType), rng)
+
+
+def emit_tensor_getitem(c: Any, x: Value, index: ast.Expr, rng: SourceRange) -> Value:
+    """`x[index]` for a tensor x."""
+    view, tensors = _views(c, x, index, rng)
+    if any(t is not None for t in tensors):
+        return _call(c, "aten::index", [view, _index_list(c, tensors, rng)], rng)
+    return view
+
+
+def emit_tensor_setitem(c: Any, x: Value, index: ast.Expr, value: Value, rng: SourceRange) -> None:
+    """`x[index] = value` for a tensor x: writes through the view (or index_put_)."""
+    view, tensors = _views(c, x, index, rng)
+    if value.type != T.TensorType:
+        dtype = c.emit_builtin("prim::dtype", [NamedValue(view)], {}, rng)
+        device = c.emit_builtin("prim::device", [NamedValue(view)], {}, rng)
+        value = c.emit_builtin("aten::tensor", [NamedValue(value)],
+                               {"dtype": NamedValue(dtype, "dtype"),
+                                "device": NamedValue(device, "device")}, rng)
+    if any(t is not None for t in tensors):
+        _call(c, "aten::index_put_", [view, _index_list(c, tensors, rng), value], rng)
+    else:
+        _call(c, "aten::copy_", [view, value], rng)
