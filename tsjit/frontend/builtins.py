@@ -108,6 +108,14 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
         c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
+    if name == "zip":
+        from .iteration import ZipValue
+        return ZipValue([SimpleValue(a.value) for a in args])
+    if name == "enumerate":
+        from .iteration import EnumerateValue
+        start = args[1].value if len(args) > 1 else kwargs["start"].value if "start" in kwargs \
+            else c.emit_constant(0, rng)
+        return EnumerateValue(SimpleValue(args[0].value), start)
     if name == "print":
         c.insert("prim::Print", [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
@@ -154,6 +162,9 @@ def builtin_names() -> dict[str, SugaredValue]:
         "hex": BuiltinFunction("aten::hex"), "oct": BuiltinFunction("aten::oct"),
         "bin": BuiltinFunction("aten::bin"), "round": BuiltinFunction("aten::round"),
         "divmod": BuiltinFunction("aten::divmod"), "hash": BuiltinFunction("aten::hash"),
+        "sum": BuiltinFunction("aten::sum"), "any": BuiltinFunction("aten::any"),
+        "all": BuiltinFunction("aten::all"), "zip": SpecialForm("zip"),
+        "enumerate": SpecialForm("enumerate"),
         "ops": NamespaceValue("ops"),
     }
     return table

@@ -19,7 +19,7 @@ from . import ast
 from .emitter import Emitter
 from .environment import Environment, Undefined, assigned_names
 from .schema_matching import NamedValue
-from .sugared import RangeValue, SimpleValue, SugaredValue
+from .sugared import SimpleValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 # Variables the compiler introduces for a return inside a loop ("$" keeps them apart
@@ -251,31 +251,23 @@ class FunctionCompiler(Emitter):
                        lambda: self.emit_condition(s.test), s.body, s.range)
 
     def stmt_For(self, s: ast.For) -> None:
-        it = self.emit_sugared(s.iter).iterate(self, s.iter.range)
-        true = self.emit_constant(True, s.range)
-        if isinstance(it, RangeValue):
-            if it.simple:
-                n = it.stop
-            else:
-                n = self.emit_builtin("aten::__range_length", [NamedValue(it.start), NamedValue(it.stop),
-                                                               NamedValue(it.step)], {}, s.range)
-
-            def body(trip: Value) -> None:
-                if it.simple:
-                    value = trip
-                else:
-                    value = self.emit_builtin("aten::__derive_index", [
-                        NamedValue(trip), NamedValue(it.start), NamedValue(it.step)], {}, s.range)
-                self.assign_to(s.target, value, s.target.range)
-                self.emit_stmts(s.body)
-            self.emit_loop(n, true, body, lambda: true, s.body, s.range, target=s.target)
-            return
-        seq, get = it  # (length value, function trip -> element value)
-
-        def body_seq(trip: Value) -> None:
-            self.assign_to(s.target, get(trip), s.target.range)
+        def body() -> None:
             self.emit_stmts(s.body)
-        self.emit_loop(seq, true, body_seq, lambda: true, s.body, s.range, target=s.target)
+        self.emit_for(s.target, self.emit_sugared(s.iter), body, s.body, s.range)
+
+    def emit_for(self, target: ast.Expr, iterable: SugaredValue, body: Any, body_stmts: Any,
+                 rng: SourceRange, scoped: bool = False) -> None:
+        """A for loop over `iterable`; `scoped`: the loop's names do not outlive it
+        (comprehensions)."""
+        from .iteration import iteration
+        it = iteration(self, iterable, rng)
+        true = self.emit_constant(True, rng)
+
+        def loop_body(trip: Value) -> None:
+            self.assign_to(target, it.get(trip), target.range)
+            body()
+        self.emit_loop(it.length, true, loop_body, lambda: true, body_stmts, rng,
+                       target=None if scoped else target, scoped=scoped)
 
     def stmt_Return(self, s: ast.Return) -> None:
         v = self.emit_return_value(s)
@@ -379,7 +371,7 @@ class FunctionCompiler(Emitter):
             self.env.assign(name, SimpleValue(out), name_value=True)
 
     def emit_loop(self, max_trip: Value, cond: Value, body: Any, next_cond: Any, body_stmts: Any,
-                  rng: SourceRange, target: Optional[ast.Expr] = None) -> None:
+                  rng: SourceRange, target: Optional[ast.Expr] = None, scoped: bool = False) -> None:
         """A prim::Loop: `body(trip)` emits the body, `next_cond()` the continue condition."""
         returns_inside = _contains_return(body_stmts)
         if returns_inside and self.env.lookup(RET_FLAG) is None:
@@ -436,7 +428,7 @@ class FunctionCompiler(Emitter):
         for name, t in inputs:
             self.env.assign(name, SimpleValue(node.add_output(t)), name_value=True)
         for name in env.assigned():
-            if name not in carried and name not in self.env.vars:
+            if name not in carried and name not in self.env.vars and not scoped:
                 self.env.assign(name, Undefined(f"'{name}' is defined only inside the loop body"))
         if returns_inside:
             self.emit_pending_return(rng)

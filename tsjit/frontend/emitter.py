@@ -289,6 +289,68 @@ class Emitter:
                 elem = u
         return self.emit_list(items, elem, e.range)
 
+    def expr_ListComp(self, e: ast.ListComp) -> SugaredValue:
+        lst = self.insert("prim::ListConstruct", [], [T.ListType(T.AnyType)], e.range).output()
+
+        def add() -> None:
+            v = self.emit_expr(e.elt)
+            if lst.type == T.ListType(T.AnyType):
+                lst.type = T.ListType(v.type)   # typed by the element, once it is known
+            self.emit_builtin("aten::append", [NamedValue(lst), NamedValue(v)], {}, e.range)
+        self.emit_comprehension(list(e.generators), add, e.range)
+        if lst.type == T.ListType(T.AnyType):
+            lst.type = T.ListType(T.TensorType)
+        return SimpleValue(lst)
+
+    def expr_DictComp(self, e: ast.DictComp) -> SugaredValue:
+        d = self.insert("prim::DictConstruct", [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
+
+        def add() -> None:
+            k, v = self.emit_expr(e.key), self.emit_expr(e.value)
+            if d.type == T.DictType(T.AnyType, T.AnyType):
+                d.type = T.DictType(k.type, v.type)
+            self.emit_builtin("aten::_set_item", [NamedValue(d), NamedValue(k), NamedValue(v)], {}, e.range)
+        self.emit_comprehension(list(e.generators), add, e.range)
+        if d.type == T.DictType(T.AnyType, T.AnyType):
+            d.type = T.DictType(T.StrType, T.TensorType)
+        return SimpleValue(d)
+
+    def emit_comprehension(self, gens: list, add: Callable[[], None], rng: SourceRange) -> None:
+        """Nested loops over the generators; `add` runs where every `if` holds."""
+        gen = gens[0]
+
+        def body() -> None:
+            def inner() -> None:
+                if len(gens) > 1:
+                    self.emit_comprehension(gens[1:], add, rng)
+                else:
+                    add()
+            self.emit_guarded(list(gen.ifs), inner, rng)
+        self.emit_for(gen.target, self.emit_sugared(gen.iter), body, [], rng, scoped=True)
+
+    def emit_guarded(self, conds: list, then: Callable[[], None], rng: SourceRange) -> None:
+        if not conds:
+            then()
+            return
+        c = self.emit_condition(conds[0])
+        self.emit_if(c, lambda: self.emit_guarded(conds[1:], then, rng), lambda: None, rng)
+
+    def expr_JoinedStr(self, e: ast.JoinedStr) -> SugaredValue:
+        # f"a{x}b" is "a{}b".format(x), as TorchScript lowers it.
+        fmt, values = [], []
+        for part in e.parts:
+            if isinstance(part, ast.Constant):
+                fmt.append(str(part.value).replace("{", "{{").replace("}", "}}"))
+            else:
+                assert isinstance(part, ast.FormattedValue)
+                if part.format_spec is not None:
+                    raise CompileError("format specifications in f-strings are not supported in "
+                                       "TorchScript", part.range)
+                fmt.append("{}")
+                values.append(NamedValue(self.emit_expr(part.value)))
+        text = self.emit_constant("".join(fmt), e.range)
+        return SimpleValue(self.emit_builtin("aten::format", [NamedValue(text)] + values, {}, e.range))
+
     def expr_DictLit(self, e: ast.DictLit) -> SugaredValue:
         return SimpleValue(self.emit_dict_literal(e, None))
 
@@ -490,20 +552,6 @@ class Emitter:
                      kwargs: dict[str, NamedValue]) -> SugaredValue:
         from .builtins import call_special
         return call_special(self, name, rng, args, kwargs)
-
-    def value_iterator(self, v: Value, rng: SourceRange) -> Any:
-        """(length, element-at-trip function) for iterating over a list, str, dict or tensor."""
-        t = v.type
-        if isinstance(t, (T.ListType, T.DictType)) or t in (T.StrType, T.TensorType):
-            seq = v
-            if isinstance(t, T.DictType):
-                seq = self.emit_builtin("aten::keys", [NamedValue(v)], {}, rng)
-            n = self.emit_builtin("aten::len", [NamedValue(seq)], {}, rng)
-
-            def get(trip: Value) -> Value:
-                return self.emit_subscript(seq, trip, rng)
-            return n, get
-        raise CompileError(f"a value of type {t.annotation_str()} cannot be iterated over", rng)
 
     def emit_raise(self, exc: Optional[ast.Expr], rng: SourceRange) -> None:
         if exc is None:
