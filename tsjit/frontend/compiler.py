@@ -17,7 +17,8 @@ from ..ir.passes import CLEANUP, exit_transform, run_pipeline
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .emitter import Emitter
-from .environment import Environment, Undefined, assigned_names
+from .environment import Environment, Undefined, assigned_names, meaningful_name
+from .refinement import refinements
 from .schema_matching import NamedValue
 from .sugared import SimpleValue, SugaredValue
 
@@ -235,14 +236,26 @@ class FunctionCompiler(Emitter):
         return self.emit_binary(name, cur, rhs, rng)
 
     def stmt_If(self, s: ast.If) -> None:
+        yes, no = refinements(self, s.test)
         cond = self.emit_condition(s.test)
         const = self.constant_of(cond)
         if isinstance(const, bool):
             # Like PyTorch, a condition known at compile time compiles only the live branch.
+            self.env.refined.update(yes if const else no)
             self.emit_stmts(s.body if const else s.orelse)
             return
-        self.emit_if(cond, lambda: self.emit_stmts(s.body), lambda: self.emit_stmts(s.orelse),
-                     s.range)
+
+        def branch(stmts: Any, refs: dict) -> Any:
+            def emit() -> None:
+                self.env.refined.update(refs)
+                self.emit_stmts(stmts)
+            return emit
+        envs = self.emit_if(cond, branch(s.body, yes), branch(s.orelse, no), s.range)
+        # `if x is None: return ...` leaves x refined after the if.
+        if envs is not None and envs[0].exited and not envs[1].exited:
+            self.env.refined.update(no)
+        elif envs is not None and envs[1].exited and not envs[0].exited:
+            self.env.refined.update(yes)
 
     def stmt_While(self, s: ast.While) -> None:
         max_trip = self.emit_constant(INT64_MAX, s.range)
@@ -300,16 +313,20 @@ class FunctionCompiler(Emitter):
 
     def stmt_Raise(self, s: ast.Raise) -> None:
         self.emit_raise(s.exc, s.range)
+        self.env.exited = True   # nothing after a raise runs
 
     def stmt_Assert(self, s: ast.Assert) -> None:
+        yes, _ = refinements(self, s.test)
         cond = self.emit_condition(s.test)
 
         def fail() -> None:
             self.emit_raise_message(s.msg, "builtins.AssertionError", s.range)
+            self.env.exited = True
         self.emit_if(cond, lambda: None, fail, s.range)
+        self.env.refined.update(yes)
 
     # --- control flow -------------------------------------------------------------
-    def emit_if(self, cond: Value, then: Any, orelse: Any, rng: SourceRange) -> None:
+    def emit_if(self, cond: Value, then: Any, orelse: Any, rng: SourceRange) -> Any:
         node = self.graph.create("prim::If", [cond], 0, rng)
         self.graph.insert(node)
         outer_block = self.graph.insert_block
@@ -329,7 +346,7 @@ class FunctionCompiler(Emitter):
         true_env, false_env = envs
         if true_env.exited and false_env.exited:
             self.env.exited = True
-            return
+            return envs
         names = list(dict.fromkeys(true_env.assigned() + false_env.assigned()))
         for name in names:
             tv = true_env.lookup(name)
@@ -369,6 +386,7 @@ class FunctionCompiler(Emitter):
             node.blocks[1].register_output(fv.value)
             out = node.add_output(t)
             self.env.assign(name, SimpleValue(out), name_value=True)
+        return envs
 
     def emit_loop(self, max_trip: Value, cond: Value, body: Any, next_cond: Any, body_stmts: Any,
                   rng: SourceRange, target: Optional[ast.Expr] = None, scoped: bool = False) -> None:
@@ -490,6 +508,18 @@ class FunctionCompiler(Emitter):
 
     def lookup(self, name: str, rng: SourceRange) -> SugaredValue:
         sv = self.env.lookup(name)
+        refined = self.env.refinement(name) if isinstance(sv, SimpleValue) else None
+        if refined is not None and sv.value.type != refined:  # type: ignore[union-attr]
+            cast = self.insert("prim::unchecked_cast", [sv.value], [refined], rng).output()  # type: ignore[union-attr]
+            if meaningful_name(name):
+                cast.set_debug_name(name)
+            sv = SimpleValue(cast)
+            # Bind the cast where the refinement holds, so later reads reuse it.
+            env = self.env
+            while name not in env.refined:
+                env = env.parent
+            env.vars[name] = sv
+            env.refinement_bindings.add(name)
         if sv is None:
             sv = self.resolver.resolve_name(name, self, rng)
         if sv is None:

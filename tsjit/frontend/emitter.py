@@ -207,8 +207,21 @@ class Emitter:
 
     def expr_BoolOp(self, e: ast.BoolOp) -> SugaredValue:
         # Short-circuit: `a and b` is `b if a else False`, `a or b` is `True if a else b`.
+        from .refinement import refinements
+        yes, no = refinements(self, e.left)
         lhs = self.emit_condition(e.left)
-        out = self.emit_short_circuit(lhs, e.op == "and", lambda: self.emit_condition(e.right), e.range)
+
+        def rhs() -> Value:
+            # The right operand runs only where the left one decided nothing: refine for it.
+            from .environment import Environment
+            saved = self.env
+            self.env = Environment(saved, self.graph.insert_block)
+            self.env.refined.update(yes if e.op == "and" else no)
+            try:
+                return self.emit_condition(e.right)
+            finally:
+                self.env = saved
+        out = self.emit_short_circuit(lhs, e.op == "and", rhs, e.range)
         return SimpleValue(out)
 
     def emit_short_circuit(self, cond: Value, is_and: bool, rhs: Callable[[], Value],
@@ -226,14 +239,23 @@ class Emitter:
         return node.output()
 
     def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
+        from .environment import Environment
+        from .refinement import refinements
+        refs = refinements(self, e.test)
         cond = self.emit_condition(e.test)
         node = self.insert("prim::If", [cond], [], e.range)
         outer = self.graph.insert_block
         values = []
-        for branch in (e.body, e.orelse):
+        saved = self.env
+        for branch, refined in zip((e.body, e.orelse), refs):
             block = node.add_block()
             self.graph.set_insert_point(block)
-            v = self.emit_expr(branch)
+            self.env = Environment(saved, block)
+            self.env.refined.update(refined)
+            try:
+                v = self.emit_expr(branch)
+            finally:
+                self.env = saved
             block.register_output(v)
             values.append(v)
         self.graph.set_insert_point(outer)

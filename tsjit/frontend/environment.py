@@ -25,7 +25,9 @@ class Environment:
         self.block = block
         self.vars: dict[str, SugaredValue] = {}
         self.declared: dict[str, T.Type] = {}
-        self.exited = False   # a return/break/continue ended this block
+        self.exited = False   # a return/break/continue/raise ended this block
+        self.refined: dict[str, T.Type] = {}   # narrower types proven for this block
+        self.refinement_bindings: set[str] = set()   # names bound only by a refinement
 
     def lookup(self, name: str) -> Optional[SugaredValue]:
         env: Optional[Environment] = self
@@ -35,6 +37,21 @@ class Environment:
                 return v
             env = env.parent
         return None
+
+    def refinement(self, name: str) -> Optional[T.Type]:
+        """The narrowest type proven for `name` here (stops where `name` was assigned)."""
+        env: Optional[Environment] = self
+        while env is not None:
+            if name in env.refined:
+                return env.refined[name]
+            if name in env.vars and name not in env.refinement_bindings:
+                return None
+            env = env.parent
+        return None
+
+    def assigned(self) -> list[str]:
+        """Names bound in this block, in order of first assignment (refinements excluded)."""
+        return [n for n in self.vars if n not in self.refinement_bindings]
 
     def declared_type(self, name: str) -> Optional[T.Type]:
         env: Optional[Environment] = self
@@ -50,6 +67,8 @@ class Environment:
         """Bind `name`; with `name_value`, give a simple value defined in this block the name."""
         if declared is not None:
             self.declared[name] = declared
+        self.refined.pop(name, None)
+        self.refinement_bindings.discard(name)
         if name_value and isinstance(sv, SimpleValue) and meaningful_name(name):
             v = sv.value
             # Only name values defined in this block: naming an outer value after an inner
@@ -60,9 +79,6 @@ class Environment:
                 v.set_debug_name(name)
         self.vars[name] = sv
 
-    def assigned(self) -> list[str]:
-        """Names bound in this block, in order of first assignment."""
-        return list(self.vars)
 
 
 def meaningful_name(name: str) -> bool:
