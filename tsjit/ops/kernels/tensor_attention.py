@@ -54,7 +54,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
 
 
 def _masked_softmax_np(x: np.ndarray, mask: Optional[np.ndarray]) -> np.ndarray:
-    """Softmax over the last dim ignoring masked (True) entries; fully masked rows give 0."""
+    """Softmax over the last dim ignoring masked (True) entries; fully masked rows give NaN."""
     if mask is None:
         return _softmax(x)
     x = np.where(mask, -np.inf, x)
@@ -62,7 +62,7 @@ def _masked_softmax_np(x: np.ndarray, mask: Optional[np.ndarray]) -> np.ndarray:
     m = np.where(np.isfinite(m), m, 0)
     e = np.where(mask, 0.0, np.exp(x - m))
     tot = np.sum(e, axis=-1, keepdims=True)
-    return np.where(tot > 0, e / np.where(tot > 0, tot, 1), 0.0)
+    return np.where(tot > 0, e / np.where(tot > 0, tot, 1), np.nan)
 
 
 def _mask_for(mask: Optional[Tensor], mask_type: Optional[int], n: int, h: int, L: int,

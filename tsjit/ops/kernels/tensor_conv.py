@@ -187,11 +187,15 @@ def conv_transpose_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
             wg = w[(slice(g * cg, (g + 1) * cg), slice(None)) + pos]     # (cg, og)
             contrib = np.tensordot(xg, wg, axes=([1], [0]))      # (N, *S, og)
             out[(slice(None), slice(g * og, (g + 1) * og)) + dst] += np.moveaxis(contrib, -1, 1)
-    crop = tuple(slice(p, f - p) for p, f in zip(padding, full))
+    crop = tuple(slice(p, max(f - p, p)) for p, f in zip(padding, full))
     y = out[(slice(None), slice(None)) + crop]
-    if any(f - 2 * p < 0 for p, f in zip(padding, full)):
-        raise RuntimeError("Given input size per channel is too small for the transposed "
-                           "convolution")
+    outs = [f - 2 * p for p, f in zip(padding, full)]
+    # PyTorch's grouped and batched paths return an empty result where its single-sample
+    # path complains
+    if any(o < 0 for o in outs) or (any(o == 0 for o in outs) and groups == 1 and n == 1):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sp))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, outs))}). Output size is too small")
     if bias is not None:
         y = y + acc(bias).reshape((1, -1) + (1,) * nd)
     return y

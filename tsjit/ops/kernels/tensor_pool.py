@@ -147,7 +147,7 @@ def _avg_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
     if self.dtype.kind in "bc":
         raise not_implemented(name, self.dtype)
     k, s, p, d = _params(nd, kernel_size, stride, padding, 1, name)
-    if nd == 3 and any(n + 2 * pi < ki for n, pi, ki in zip(a.shape[2:], p, k)):
+    if nd == 3 and any(n < ki for n, ki in zip(a.shape[2:], k)):
         raise RuntimeError(f"input image (T: {a.shape[2]} H: {a.shape[3]} W: {a.shape[4]}) "
                            f"smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
     win, outs = _windows(acc(a), k, s, p, d, ceil_mode, 0)
@@ -335,10 +335,23 @@ def _pad_mode(self: Tensor, pad: Sequence[int], mode: str) -> Tensor:
                                f"at dimension {i} of input {fmt_shape(a.shape)}")
         if mode == "circular" and (lo > size or hi > size):
             raise RuntimeError("Padding value causes wrapping around more than once.")
-    crop = tuple(slice(max(0, -lo), a.shape[i] - max(0, -hi)) for i, (lo, hi) in
-                 enumerate(pairs))
-    return wrap(np.pad(a[crop], [(max(0, lo), max(0, hi)) for lo, hi in pairs],
-                       mode=_NP_MODES[mode]))
+    # map every output position back to an input position (negative padding crops, and
+    # reflections are taken about the original edges, as in PyTorch)
+    x = a
+    for i, (lo, hi) in enumerate(pairs):
+        if lo == 0 and hi == 0:
+            continue
+        size = a.shape[i]
+        pos = np.arange(-lo, size + hi)
+        if mode == "reflect":
+            pos = np.abs(pos)
+            pos = np.where(pos >= size, 2 * (size - 1) - pos, pos)
+        elif mode == "replicate":
+            pos = np.clip(pos, 0, size - 1)
+        else:
+            pos = pos % size
+        x = np.take(x, pos, axis=i)
+    return wrap(np.ascontiguousarray(x))
 
 
 @op("aten::pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor")

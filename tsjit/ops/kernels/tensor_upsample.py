@@ -119,7 +119,7 @@ def _interp(self: Tensor, nd: int, output_size: Any, align_corners: bool,
     if self.dtype.kind != "f":
         raise not_implemented(name, self.dtype)
     out = _sizes(a, nd, output_size, scales, name)
-    if list(a.shape[2:]) == out:
+    if list(a.shape[2:]) == out and not cubic:
         return wrap(a.copy())          # equal sizes copy the input, ignoring any scale
     x = acc(a)
     for k in range(nd):
