@@ -46,7 +46,7 @@ def main() -> int:
                     open(os.path.join(b, "model.pt"), "rb").read()
                 failures = [] if case in SETSTATE_CASES else \
                     corpus.run_calls(tsjit.load(os.path.join(a, "model.pt")), case)
-            if not same:
+            if not same and case not in SETSTATE_CASES:
                 rows.append(f"resave {case} save jitters")
             elif failures:
                 rows.append(f"resave {case} {_first_line(failures[0])}")

@@ -34,6 +34,11 @@ class TypeArgForm(SpecialForm):
             return SimpleValue(emit_tolist(c, value_expr, t, e.range))
         v = c.emit_expr(value_expr, t)
         if self.name == "annotate":
+            implicit = {T.IntType: "aten::IntImplicit", T.FloatType: "aten::FloatImplicit",
+                        T.NumberType: "aten::ScalarImplicit"}.get(t)
+            if v.type == T.TensorType and implicit is not None:
+                # As PyTorch: a (0-dim) tensor annotated as a number converts implicitly.
+                v = c.emit_builtin(implicit, [NamedValue(v)], {}, e.range)
             if not T.is_subtype(v.type, t):
                 raise CompileError(f"annotate: expected a value of type {t.annotation_str()} but "
                                    f"found {v.type.annotation_str()}", e.range)

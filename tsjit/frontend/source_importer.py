@@ -24,6 +24,15 @@ from .sugared import (ClassNamespaceValue, ClassValue, FunctionValue, NamespaceV
                       SimpleValue, SugaredValue)
 
 
+# NamedTuples of torch itself that archives name but do not define in code/.
+BUILTIN_NAMED_TUPLES: dict[str, dict[str, T.Type]] = {
+    "__torch__.torch.nn.utils.rnn.PackedSequence": {
+        "data": T.TensorType, "batch_sizes": T.TensorType,
+        "sorted_indices": T.OptionalType(T.TensorType),
+        "unsorted_indices": T.OptionalType(T.TensorType)},
+}
+
+
 class ArchiveResolver(Resolver):
     """Names visible to archive code."""
 
@@ -96,6 +105,12 @@ class SourceImporter:
         found = self.cu.types.get(name) or self.cu.functions.get(name)
         if found is not None:
             return found
+        builtin = BUILTIN_NAMED_TUPLES.get(name)
+        if builtin is not None:
+            # Types PyTorch resolves from its own Python package rather than from code/.
+            t = T.TupleType(tuple(builtin.values()), tuple(builtin), name)
+            self.cu.register_type(t)
+            return t
         pending = self.pending.pop(name, None)
         if pending is not None:
             pending()

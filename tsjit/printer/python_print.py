@@ -454,6 +454,9 @@ class PythonPrinter:
             types = n.attrs["_types"]
             ts = ", ".join(self.type_str(t) for t in types)
             return f"isinstance({self.expr(ins[0])}, {ts if len(types) == 1 else '(' + ts + ')'})"
+        if k == "prim::tolist":
+            # Written as the source form, whose annotation carries the result type.
+            return f"annotate({self.type_str(n.output().type)}, {self.expr(ins[0])}.tolist())"
         if k == "prim::EnumName":
             return f"({self.expr(ins[0])}).name"
         if k == "prim::EnumValue":

@@ -192,16 +192,113 @@ class Module:
         return missing, unexpected
 
     def train(self, mode: bool = True) -> "Module":
+        """Set training mode on this module and its descendants."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         for m in self.modules():
             object.__setattr__(m, "training", mode)
         return self
 
     def eval(self) -> "Module":
+        """Set evaluation mode (train(False))."""
         return self.train(False)
 
+    # --- conveniences ----------------------------------------------------------------
+    def apply(self, fn: Any) -> "Module":
+        """Call `fn` on every submodule (children first) and on self."""
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def _apply_to_tensors(self, convert: Any) -> "Module":
+        # In place, so references held elsewhere (e.g. RNN._flat_weights) stay valid.
+        for m in self.modules():
+            for table in (m._parameters, m._buffers):
+                for t in table.values():
+                    if t is not None:
+                        new = convert(t)
+                        if new is not t:
+                            t._a = new._a
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> "Module":
+        """Cast floating-point parameters and buffers to a dtype (devices: cpu only)."""
+        from ...tensor import dtype as _dtype
+        dt = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtype):
+                dt = a
+            elif isinstance(a, Tensor):
+                dt = a.dtype
+        if dt is None:
+            return self
+        return self._apply_to_tensors(lambda t: t.to(dt) if t.is_floating_point() else t)
+
+    def float(self) -> "Module":
+        """Cast floating-point parameters and buffers to float32."""
+        from ...tensor import float32
+        return self.to(float32)
+
+    def double(self) -> "Module":
+        """Cast floating-point parameters and buffers to float64."""
+        from ...tensor import float64
+        return self.to(float64)
+
+    def cpu(self) -> "Module":
+        """No-op (tsjit tensors live on the CPU)."""
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        """Set requires_grad on every parameter."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Clear `.grad` of every parameter (tsjit keeps no gradients, so only None)."""
+        for p in self.parameters():
+            if getattr(p, "grad", None) is not None:
+                p.grad = None
+
+    def get_submodule(self, target: str) -> "Module":
+        """The submodule at a dotted path ("" is self)."""
+        m = self
+        for part in target.split(".") if target else []:
+            if part not in m._modules:
+                raise AttributeError(f"{type(m).__name__} has no attribute `{part}`")
+            m = m._modules[part]
+        return m
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path."""
+        mod, _, name = target.rpartition(".")
+        m = self.get_submodule(mod)
+        if name not in m._parameters:
+            raise AttributeError(f"{type(m).__name__} has no parameter `{name}`")
+        return m._parameters[name]
+
+    def __dir__(self) -> list:
+        return sorted(set(object.__dir__(self)) | set(self._parameters) | set(self._buffers)
+                      | set(self._modules))
+
+    # --- printing ---------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """Layer settings shown inside the parentheses of repr()."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
     def __repr__(self) -> str:
-        lines = [f"{type(self).__name__}("]
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
         for name, m in self._modules.items():
             inner = repr(m).replace("\n", "\n  ")
-            lines.append(f"  ({name}): {inner}")
-        return "\n".join(lines) + ")" if len(lines) > 1 else f"{type(self).__name__}()"
+            lines.append(f"({name}): {inner}")
+        head = self._get_name() + "("
+        if not lines:
+            return head + ")"
+        if len(lines) == 1 and not self._modules:
+            return head + lines[0] + ")"
+        return head + "\n  " + "\n  ".join(lines) + "\n)"

@@ -130,6 +130,9 @@ def popitem(self: dict) -> tuple:
     if not self:
         raise ts_error("popitem(): dictionary is empty")
     k = next(iter(self))
+    if _is_nan(k):
+        # PyTorch erases the item by key, and a NaN key is never found.
+        raise ts_error("Expected to erase 1 item, found 0")
     return k, self.pop(k)
 
 

@@ -1,12 +1,12 @@
-"""list.sort() and sorted(): C++ `std::sort` with `<` (or `!(a < b)` for reverse=True).
+"""list.sort() and sorted(): C++ `std::sort` with `<` (or `!(a <= b)` for reverse=True).
 
 `std::sort` is not stable and NaN breaks its ordering assumptions, so the order of equal
 floats (-0.0 vs 0.0) and where NaNs end up depend on the algorithm. To reproduce
 PyTorch's results exactly this module implements the introsort of the GNU C++ library
 (insertion sort for up to 16 elements, median-of-three quicksort with a heapsort
 fallback above that, then a final insertion pass). PyTorch sorts in reverse with the
-non-strict comparator `!(a < b)`; on more than 16 elements with ties that makes C++ read
-outside the list (undefined behaviour), where this version stays in bounds.
+comparator `!(a <= b)`, which puts NaN first; with NaNs among more than 16 elements C++
+can read outside the list (undefined behaviour), where this version stays in bounds.
 """
 from __future__ import annotations
 
@@ -216,18 +216,20 @@ def _register(suffix: str, t: str, lt: Less, gt: Less) -> None:
         sort(out)
         return out
 
-    sort.__name__, sort.__doc__ = f"sort_{suffix}", "In-place std::sort (reverse: !(a < b))."
+    sort.__name__, sort.__doc__ = f"sort_{suffix}", "In-place std::sort (reverse: !(a <= b))."
     sorted_.__name__, sorted_.__doc__ = f"sorted_{suffix}", "A sorted copy."
     op(f"aten::sort.{suffix}({t}[](a!) self, bool reverse=False) -> ()")(sort)
     arg = "self" if suffix == "any" else "input"
     op(f"aten::sorted.{suffix}({t}[](a) {arg}) -> {t}[]")(sorted_)
 
 
-def _not(less: Less) -> Less:
-    return lambda a, b: not less(a, b)
+def _not_le(a: Any, b: Any) -> bool:
+    return not a <= b
 
 
-for _suffix, _t, _lt_fn in (("int", "int", _lt), ("float", "float", _lt),
-                            ("bool", "bool", _lt), ("str", "str", _str_lt),
-                            ("Tensor", "Tensor", _TENSOR_LT), ("any", "t", _any_lt)):
-    _register(_suffix, _t, _lt_fn, _not(_lt_fn))
+for _suffix, _t, _lt_fn, _rev in (
+        ("int", "int", _lt, _not_le), ("float", "float", _lt, _not_le),
+        ("bool", "bool", _lt, _not_le), ("str", "str", _str_lt, lambda a, b: _str_lt(b, a)),
+        ("Tensor", "Tensor", _TENSOR_LT, _tensor_op("gt")),
+        ("any", "t", _any_lt, lambda a, b: _any_lt(b, a))):
+    _register(_suffix, _t, _lt_fn, _rev)

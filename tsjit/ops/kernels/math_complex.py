@@ -57,7 +57,15 @@ def _clog(z: complex) -> complex:
 
 
 def _cexp(z: complex) -> complex:
-    return _cfun("exp")(z)
+    try:
+        return cmath.exp(z)
+    except OverflowError:
+        # e**x overflows: C gives infinities signed like cos(y) and sin(y).
+        c, s = math.cos(z.imag), math.sin(z.imag)
+        return complex(math.copysign(math.inf, c) if c else 0.0,
+                       math.copysign(math.inf, s) if s else 0.0)
+    except ValueError:
+        return _cfun("exp")(z)
 
 
 def _cmul(a: complex, b: complex) -> complex:

@@ -15,7 +15,7 @@ from typing import Callable, Union
 
 from ..registry import op
 from .math_complex import _cfun
-from .scalar_common import cast_int, f_floor_to_int, libm, num, to_f32, ts_error, wrap_int32, wrap_int64
+from .scalar_common import c_hypot, cast_int, f_floor_to_int, libm, num, to_f32, ts_error, wrap_int32, wrap_int64
 
 Number = Union[int, float, complex]
 
@@ -76,15 +76,13 @@ for _name, (_fn, _has_complex) in _UNARY.items():
 # ---- angle / isnan / isinf / isfinite ---------------------------------------------------------
 
 def _angle(x: float) -> float:
-    # -0.0 has angle pi (the sign bit decides, as atan2(0.0, -0.0) does).
-    if x != x:
-        return x
+    # The sign bit decides: -0.0 has angle pi and a (positive) NaN has angle 0.
     return _PI if math.copysign(1.0, x) < 0 else 0.0
 
 
 @op("aten::angle.float(float a) -> float", "aten::angle.int(int a) -> float")
 def angle_real(a: float) -> float:
-    """pi for negative numbers, 0 otherwise (NaN stays NaN)."""
+    """pi when the sign bit is set (negative numbers, -0.0), else 0."""
     return _angle(float(a))
 
 
@@ -207,7 +205,7 @@ def abs_scalar(a: Number) -> Number:
     if isinstance(a, int):
         return wrap_int32(wrap_int64(abs(a)))
     if isinstance(a, complex):
-        return abs(a)
+        return c_hypot(a.real, a.imag)
     return to_f32(abs(float(a)))
 
 

@@ -12,7 +12,7 @@ import math
 from typing import Union
 
 from ..registry import op
-from .scalar_common import (c_rem, f_div, f_floor_to_int, int_zero_division, libm2, num, to_f32,
+from .scalar_common import (c_hypot, c_rem, f_div, f_floor_to_int, int_zero_division, libm2, num, to_f32,
                             ts_error, wrap_int32, wrap_int64)
 from .math_complex import complex_div
 
@@ -269,5 +269,5 @@ def abs_float(a: float) -> float:
 
 @op("prim::abs.complex(complex a) -> float")
 def abs_complex(a: complex) -> float:
-    """Complex magnitude (hypot)."""
-    return math.hypot(complex(a).real, complex(a).imag)
+    """Complex magnitude (C's hypot)."""
+    return c_hypot(complex(a).real, complex(a).imag)

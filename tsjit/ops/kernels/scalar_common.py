@@ -18,7 +18,7 @@ import numpy as np
 from ..formatting import INT64_MAX, INT64_MIN, wrap_int64
 
 __all__ = ["INT64_MAX", "INT64_MIN", "wrap_int64", "ts_error", "c_div", "c_rem",
-           "f_div", "f_floor_to_int", "wrap_int32", "checked_int32", "libm", "libm2", "to_f32", "num", "cast_int",
+           "f_div", "f_floor_to_int", "c_hypot", "c_format_f", "wrap_int32", "checked_int32", "libm", "libm2", "to_f32", "num", "cast_int",
            "pow_float", "int_zero_division"]
 
 _INT_ZERO_DIV = "ZeroDivisionError: integer division or modulo by zero"
@@ -75,8 +75,15 @@ def f_floor_to_int(x: float) -> int:
     # The bound check compares against INT64_MAX converted to double (== 2**63), so 2**63
     # itself passes and then wraps like the C++ cast does.
     if x != x or x > 2.0 ** 63 or x < -(2.0 ** 63):
-        raise ts_error(f"Cannot convert float {'%f' % x} to integer")
+        raise ts_error(f"Cannot convert float {c_format_f(x)} to integer")
     return wrap_int64(int(x))
+
+
+def c_format_f(x: float) -> str:
+    """C's "%f" (std::to_string): like Python's, but a negative NaN prints as -nan."""
+    if x != x:
+        return "-nan" if struct.pack(">d", x)[0] >= 0x80 else "nan"
+    return "%f" % x
 
 
 def cast_int(x: float) -> int:
@@ -107,22 +114,31 @@ def libm(name: str) -> Callable[[float], float]:
     return fn
 
 
-def _libm_gamma() -> dict[str, Callable[[float], float]]:
-    # Python's math.gamma / math.lgamma are CPython's own approximations and differ from
-    # the C library's tgamma / lgamma (which PyTorch calls) in the last bits.
+def _load_libm() -> dict[str, Callable[..., float]]:
+    # Python's math.gamma, math.lgamma and math.hypot are CPython's own algorithms and
+    # differ from the C library's tgamma / lgamma / hypot (which PyTorch calls) in the
+    # last bits; call the C library directly when it can be found.
     try:
         lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
         fns = {}
-        for py_name, c_name in (("gamma", "tgamma"), ("lgamma", "lgamma")):
+        for py_name, c_name, n in (("gamma", "tgamma", 1), ("lgamma", "lgamma", 1),
+                                   ("hypot", "hypot", 2)):
             f = getattr(lib, c_name)
-            f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double]
+            f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * n
             fns[py_name] = f
         return fns
     except (OSError, AttributeError):  # pragma: no cover - no C math library found
         return {}
 
 
-_C_GAMMA = _libm_gamma()
+_LIBM = _load_libm()
+_C_GAMMA = {k: v for k, v in _LIBM.items() if k in ("gamma", "lgamma")}
+
+
+def c_hypot(x: float, y: float) -> float:
+    """C's hypot (what std::abs of a complex computes)."""
+    f = _LIBM.get("hypot")
+    return f(float(x), float(y)) if f else math.hypot(x, y)
 
 
 def _special1(name: str, x: float, overflow: bool) -> float:

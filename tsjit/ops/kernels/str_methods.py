@@ -5,7 +5,7 @@ differ from Python's in places that are reproduced here, e.g.:
 `find` / `count` / `startswith` read `end=-1` as "to the end" (negative ends are
 `size + end + 1`); `split()` with no separator ignores `max`; `rsplit()` defaults to a
 single-space separator; `strip()` defaults to " \\n\\t\\f\\v" (not `\\r`); `zfill` ignores
-signs; `expandtabs` resets the column only at `\\n`; `splitlines(True)` returns each
+signs; `expandtabs` never resets its column; `splitlines(True)` returns each
 line break as its own element; `isidentifier` rejects `_`. Where PyTorch loops forever
 (an empty pattern for `count`, `rsplit`, or an unbounded `replace`) we raise instead.
 """
@@ -264,18 +264,15 @@ def zfill(self: str, width: int) -> str:
 
 @op("aten::expandtabs(str self, int tabsize=8) -> str")
 def expandtabs(self: str, tabsize: int = 8) -> str:
-    """Replace tabs by spaces up to the next multiple of `tabsize` (column resets at \\n)."""
+    """Replace tabs by spaces up to the next multiple of `tabsize`, counting columns over
+    the whole output (PyTorch does not restart them after a newline)."""
     out = bytearray()
-    col = 0
     for c in to_bytes(self):
         if c == 0x09:
             if tabsize > 0:
-                n = tabsize - col % tabsize
-                out += b" " * n
-                col += n
+                out += b" " * (tabsize - len(out) % tabsize)
         else:
             out.append(c)
-            col = 0 if c == 0x0A else col + 1
     return from_bytes(bytes(out))
 
 
