@@ -163,6 +163,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
         "len": BuiltinFunction("aten::len"), "None": NoneValue(),
         "sorted": BuiltinFunction("aten::sorted"), "list": BuiltinFunction("aten::list"),
+        "dict": BuiltinFunction("aten::dict"),
         "ord": BuiltinFunction("aten::ord"), "chr": BuiltinFunction("aten::chr"),
         "hex": BuiltinFunction("aten::hex"), "oct": BuiltinFunction("aten::oct"),
         "bin": BuiltinFunction("aten::bin"), "round": BuiltinFunction("aten::round"),

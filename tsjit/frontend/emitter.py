@@ -66,6 +66,13 @@ class Emitter:
     def emit_builtin(self, name: str, args: list[NamedValue], kwargs: dict[str, NamedValue],
                      rng: Optional[SourceRange], self_value: Optional[Value] = None) -> Value:
         """Call the operator `name`, choosing the overload by the argument types."""
+        magic = MAGIC_METHODS.get(name)
+        first = self_value if self_value is not None else (args[0].value if args else None)
+        if magic is not None and first is not None and isinstance(first.type, T.ClassType) \
+                and magic in first.type.methods:
+            # Operators on a class instance call its magic method (`len(bag)` -> __len__).
+            rest = list(args) if self_value is not None else list(args[1:])
+            return self.emit_method_call(first, magic, rest, kwargs, rng)
         ops = registry.overloads(name)
         if not ops:
             what = name.split("::", 1)[-1]
@@ -118,6 +125,10 @@ class Emitter:
     # --- expressions --------------------------------------------------------------
     def emit_expr(self, e: ast.Expr, hint: Optional[T.Type] = None) -> Value:
         """Compile `e` to a first-class value."""
+        if hint is not None and isinstance(hint, T.ListType):
+            from .builtins import _is_tolist_call, emit_tolist
+            if _is_tolist_call(e):
+                return emit_tolist(self, e, hint, e.range)
         if isinstance(e, ast.ListLit):
             return self.emit_list_literal(e, hint)
         if isinstance(e, ast.DictLit):
@@ -162,6 +173,13 @@ class Emitter:
         return SimpleValue(self.emit_binary(BINARY_OPS[e.op], lhs, rhs, e.range))
 
     def emit_binary(self, name: str, lhs: Value, rhs: Value, rng: SourceRange) -> Value:
+        if name == "aten::remainder" and lhs.type == T.StrType:
+            # "%d items" % n  /  "%s=%s" % (k, v)
+            values = self.emit_tuple_unpack(rhs, rng) if isinstance(rhs.type, T.TupleType) else [rhs]
+            return self.emit_builtin("aten::percentFormat", [NamedValue(lhs)] +
+                                     [NamedValue(v) for v in values], {}, rng)
+        if name == "aten::floordiv" and T.TensorType in (lhs.type, rhs.type):
+            name = "aten::floor_divide"   # `t // 2` on tensors
         if lhs.type in _NUMBERS and rhs.type == T.TensorType:
             # number <op> tensor: TorchScript rewrites it onto the tensor overloads
             # (`2 * a` -> `a * 2`, `2 - a` -> `-a + 2`), as PyTorch does.
@@ -193,7 +211,17 @@ class Emitter:
         result: Optional[Value] = None
         for op, right in zip(e.ops, e.comparators):
             rhs = self.emit_expr(right)
-            if op in ("in", "not_in"):
+            if op in ("in", "not_in") and rhs.type == T.StrType and lhs.type == T.StrType:
+                # `a in s` on strings is `s.find(a, 0, len(s)) != -1`, as PyTorch lowers it.
+                n = self.emit_builtin("aten::len", [NamedValue(rhs)], {}, e.range)
+                pos = self.emit_builtin("aten::find", [NamedValue(rhs), NamedValue(lhs),
+                                                       NamedValue(self.emit_constant(0, e.range)),
+                                                       NamedValue(n)], {}, e.range)
+                v = self.emit_builtin("aten::ne", [NamedValue(pos),
+                                                   NamedValue(self.emit_constant(-1, e.range))], {}, e.range)
+                if op == "not_in":
+                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
+            elif op in ("in", "not_in"):
                 v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
                 if op == "not_in":
                     v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
@@ -610,6 +638,16 @@ class _NewValue(SugaredValue):
 
 
 SPECIAL_OPS = {"prim::RaiseException"}
+MAGIC_METHODS = {
+    "aten::len": "__len__", "aten::__contains__": "__contains__",
+    "aten::__getitem__": "__getitem__", "aten::_set_item": "__setitem__",
+    "aten::eq": "__eq__", "aten::ne": "__ne__", "aten::lt": "__lt__", "aten::le": "__le__",
+    "aten::gt": "__gt__", "aten::ge": "__ge__", "aten::add": "__add__", "aten::sub": "__sub__",
+    "aten::mul": "__mul__", "aten::div": "__truediv__", "aten::str": "__str__",
+    "aten::Int": "__int__", "aten::Float": "__float__", "aten::Bool": "__bool__",
+    "aten::neg": "__neg__", "aten::hash": "__hash__", "aten::remainder": "__mod__",
+    "aten::floordiv": "__floordiv__", "aten::pow": "__pow__",
+}
 _NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.NumberType)
 
 

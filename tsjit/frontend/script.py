@@ -122,9 +122,25 @@ class ScriptCompiler:
             return self.classes[cls]
         if issubclass(cls, enum.Enum):
             return self.script_enum(cls)
+        if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+            return self.script_named_tuple(cls)
         if getattr(cls, "__tsjit_module__", False):
             return None  # modules are not constructible in TorchScript
         return self.script_class(cls)
+
+    def script_named_tuple(self, cls: type) -> T.TupleType:
+        """A typing.NamedTuple class as a named tuple type (fields typed by annotations)."""
+        ann = class_annotations(cls)
+        names = tuple(cls._fields)
+        types = []
+        for n in names:
+            t = self.annotation_type(ann[n]) if n in ann else T.TensorType
+            types.append(t if t is not None else T.TensorType)
+        defaults = tuple(getattr(cls, "_field_defaults", {}).get(n, ...) for n in names)
+        t = T.TupleType(tuple(types), names, self.cu.unique_name(qualified_name(cls)), defaults)
+        self.cu.register_type(t)
+        self.classes[cls] = t
+        return t
 
     def script_enum(self, cls: type) -> T.EnumType:
         """A Python Enum as an enum type (members must all be int, float or str)."""
