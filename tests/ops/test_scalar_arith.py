@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_scalar_oracle as T  # noqa: E402
@@ -104,12 +103,8 @@ CASES += [
 @T.requires_torch
 @pytest.mark.parametrize("qualified,src,kinds,valid", CASES,
                          ids=[f"{c[0]}:{i}" for i, c in enumerate(CASES)])
-@settings(max_examples=30, deadline=None)
-@given(data=st.data())
-def test_matches_torchscript(qualified, src, kinds, valid, data):  # type: ignore[no-untyped-def]
-    args = T.draw_args(data, kinds)
-    if valid is None or valid(*args):
-        T.check(qualified, src, *args)
+def test_matches_torchscript(qualified, src, kinds, valid):  # type: ignore[no-untyped-def]
+    T.sweep(qualified, src, kinds, valid=valid)
 
 
 # ---- exact expectations that need no oracle ---------------------------------------------

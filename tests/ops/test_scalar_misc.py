@@ -40,13 +40,10 @@ CASES = [
 
 @T.requires_torch
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}:{i}" for i, c in enumerate(CASES)])
-@settings(max_examples=30, deadline=None)
-@given(data=st.data())
-def test_matches_torchscript(case, data):  # type: ignore[no-untyped-def]
+def test_matches_torchscript(case):  # type: ignore[no-untyped-def]
     qualified, src, kinds = case
-    args = T.draw_args(data, kinds)
     adapt = (lambda a, b, c: ((a, (b, c)),)) if len(kinds) == 3 else None
-    T.check(qualified, src, *args, adapt=adapt)
+    T.sweep(qualified, src, kinds, adapt=adapt)
 
 
 @T.requires_torch

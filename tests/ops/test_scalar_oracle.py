@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import re
 from typing import Any, Callable, Optional
 
 import pytest
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 try:  # PyTorch is only an oracle: tsjit itself never imports it.
     import torch
@@ -189,6 +190,26 @@ KINDS: dict[str, Callable[[], st.SearchStrategy]] = {
     "i": ints, "I": small_ints, "f": floats, "c": complexes, "t": texts,
     "b": st.booleans, "s": lambda: st.one_of(ints(), floats()),
 }
+
+
+EXAMPLES = int(os.environ.get("TSJIT_ORACLE_EXAMPLES", "30"))
+
+
+def sweep(qualified: str, src: str, kinds: str, *, valid: Optional[Callable] = None,
+          prepare: Optional[Callable] = None, examples: int = 0, **check_kw: Any) -> None:
+    """Property test: kernel == TorchScript on generated arguments (one per kind letter;
+    `prepare` may reshape them, `valid` may reject them)."""
+    strategy = st.tuples(*(KINDS[k]() for k in kinds))
+    if prepare is not None:
+        strategy = strategy.map(lambda a: prepare(*a))
+
+    @settings(max_examples=examples or EXAMPLES, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def run(args: tuple) -> None:
+        if valid is None or valid(*args):
+            check(qualified, src, *args, **check_kw)
+    run()
 
 
 def draw_args(data: Any, kinds: str) -> tuple:

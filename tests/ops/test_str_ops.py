@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_scalar_oracle as T  # noqa: E402
@@ -82,14 +81,10 @@ for _n, _op in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("ge", ">=")):
 
 @T.requires_torch
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}:{i}" for i, c in enumerate(CASES)])
-@settings(max_examples=30, deadline=None)
-@given(data=st.data())
-def test_matches_torchscript(case, data):  # type: ignore[no-untyped-def]
+def test_matches_torchscript(case):  # type: ignore[no-untyped-def]
     qualified, src, kinds = case[:3]
     adapt, valid = (tuple(case[3:]) + (None, None))[:2]
-    args = T.draw_args(data, kinds)
-    if valid is None or valid(*args):
-        T.check(qualified, src, *args, adapt=adapt)
+    T.sweep(qualified, src, kinds, adapt=adapt, valid=valid)
 
 
 def k(q: str):  # type: ignore[no-untyped-def]
