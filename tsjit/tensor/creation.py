@@ -18,7 +18,6 @@ from .tensor import Tensor
 # tensor(data)
 # ---------------------------------------------------------------------------------
 
-_KIND_RANK = {"b": 0, "i": 1, "f": 2, "c": 3}
 
 
 def _infer(data: Any, shape: list, flat: list, depth: int, kinds: set) -> None:
@@ -45,6 +44,10 @@ def _infer(data: Any, shape: list, flat: list, depth: int, kinds: set) -> None:
         return
     if depth != len(shape):
         raise TypeError("new(): invalid data type: scalar where a sequence was expected")
+    if isinstance(data, np.generic) and not isinstance(data, np.bool_):
+        kinds.add(("t", D.from_numpy_dtype(data.dtype)))   # numpy scalars keep their dtype
+        flat.append(data.item())
+        return
     if isinstance(data, (bool, np.bool_)):
         kinds.add("b")
     elif isinstance(data, (int, np.integer)):
@@ -99,18 +102,15 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 
 def _dtype_from_kinds(kinds: set) -> D.dtype:
-    # Elements that were 0-dim tensors take part with their own dtype's category.
-    rank = -1
+    # PyTorch promotes the element types: Python numbers give bool / int64 / the default
+    # float / complex, numpy scalars and 0-dim tensors their own dtype
+    plain = {"b": D.bool_, "i": D.int64, "f": D.get_default_dtype(),
+             "c": D.get_default_dtype().to_complex()}
+    dt: Optional[D.dtype] = None
     for k in kinds:
-        kind = k[1].kind if isinstance(k, tuple) else k
-        rank = max(rank, _KIND_RANK[kind])
-    tensor_dts = [k[1] for k in kinds if isinstance(k, tuple)]
-    for d in tensor_dts:
-        if _KIND_RANK[d.kind] == rank and all(not isinstance(k, str) or _KIND_RANK[k] < rank
-                                             for k in kinds):
-            return d
-    return {0: D.bool_, 1: D.int64, 2: D.get_default_dtype(),
-            3: D.get_default_dtype().to_complex()}[rank]
+        d = k[1] if isinstance(k, tuple) else plain[k]
+        dt = d if dt is None else D.promote_types(dt, d)
+    return dt if dt is not None else D.get_default_dtype()
 
 
 def _check_range(flat: list, dt: D.dtype) -> None:

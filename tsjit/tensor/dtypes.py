@@ -50,7 +50,7 @@ class dtype(int):
 
     def to_complex(self) -> "dtype":
         """The complex counterpart of a floating dtype (itself otherwise)."""
-        return {6: complex64, 7: complex128, 5: complex64, 15: complex64}.get(int(self), self)
+        return {6: complex64, 7: complex128, 5: complex32, 15: complex64}.get(int(self), self)
 
     def __repr__(self) -> str:
         return "torch." + self.name

@@ -7,7 +7,7 @@ with numpy's (= PyTorch's) placement rules for the result dimensions.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -34,18 +34,22 @@ def _is_tuple_like_list(x: list) -> bool:
     return any(e is None or e is Ellipsis or isinstance(e, (slice, Tensor)) for e in x)
 
 
-def convert(t: Tensor, idx: Any) -> tuple[tuple, bool]:
-    """The numpy index for `t[idx]` and whether it is basic (a view)."""
+def convert(t: Tensor, idx: Any) -> tuple[tuple, Optional[tuple]]:
+    """(basic, advanced) numpy indices for `t[idx]`, applied one after the other.
+
+    PyTorch applies ints, slices, None and Ellipsis first (a view: ints remove dims, None
+    adds them) and only then the tensor indices, placed at the dims they address in that
+    view. `advanced` is None when there are no tensor indices.
+    """
     if isinstance(idx, list) and _is_tuple_like_list(idx):
         idx = tuple(idx)
     if not isinstance(idx, tuple):
         idx = (idx,)
     ndim = t._a.ndim
     shape = t._a.shape
-    # how many tensor dims the index consumes, to place an Ellipsis
     consumed = 0
     for e in idx:
-        if e is None or e is Ellipsis or isinstance(e, bool):
+        if e is None or e is Ellipsis or isinstance(e, (bool, np.bool_)):
             continue
         if isinstance(e, Tensor) and e._a.dtype in (np.bool_, np.uint8):
             consumed += e._a.ndim
@@ -55,22 +59,28 @@ def convert(t: Tensor, idx: Any) -> tuple[tuple, bool]:
             consumed += 1
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    out: list[Any] = []
-    basic = True
-    dim = 0
+    basic: list[Any] = []
+    adv: list[Any] = []          # per dim of the basic view: index array or slice(None)
+    has_adv = False
+    dim = 0                      # dim of t being addressed
     seen_ellipsis = False
     for e in idx:
         if e is None:
-            out.append(None)
+            basic.append(None)
+            adv.append(slice(None))
         elif e is Ellipsis:
             if seen_ellipsis:
                 raise IndexError("an index can only have a single ellipsis ('...')")
             seen_ellipsis = True
-            out.append(Ellipsis)
-            dim += ndim - consumed
-        elif isinstance(e, bool) or isinstance(e, np.bool_):
-            out.append(bool(e))
-            basic = False
+            n = ndim - consumed
+            basic.append(Ellipsis)
+            adv.extend([slice(None)] * n)
+            dim += n
+        elif isinstance(e, (bool, np.bool_)):
+            # PyTorch: a new dim, indexed by tensor([0]) for True or tensor([]) for False
+            basic.append(None)
+            adv.append(np.zeros(1 if e else 0, np.int64))
+            has_adv = True
         elif isinstance(e, (int, np.integer)) or (
                 isinstance(e, Tensor) and e._a.ndim == 0 and e._a.dtype.kind in "iu"
                 and e._a.dtype != np.uint8):
@@ -79,7 +89,7 @@ def convert(t: Tensor, idx: Any) -> tuple[tuple, bool]:
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
                                  f"{size}")
-            out.append(i)
+            basic.append(i)
             dim += 1
         elif isinstance(e, slice):
             for v in (e.start, e.stop, e.step):
@@ -89,21 +99,38 @@ def convert(t: Tensor, idx: Any) -> tuple[tuple, bool]:
             step = 1 if e.step is None else int(e.step)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            out.append(slice(None if e.start is None else int(e.start),
-                             None if e.stop is None else int(e.stop), step))
+            basic.append(slice(None if e.start is None else int(e.start),
+                               None if e.stop is None else int(e.stop), step))
+            adv.append(slice(None))
             dim += 1
         elif isinstance(e, (Tensor, list, np.ndarray, tuple)):
             a = _index_array(e)
-            out.append(a)
-            basic = False
-            dim += a.ndim if a.dtype == np.bool_ else 1
+            has_adv = True
+            k = a.ndim if a.dtype == np.bool_ else 1
+            if a.dtype == np.bool_ and a.ndim == 0:
+                basic.append(None)       # a 0-d mask adds a dim, like PyTorch
+                adv.append(a.reshape(1) if bool(a) else np.zeros(1, bool))
+                continue
+            basic.extend([slice(None)] * k)
+            adv.append(a)
+            adv.extend([_SKIP] * (k - 1))
+            dim += k
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                 "Variables are valid indices (got " + type(e).__name__ + ")")
-    if basic and not seen_ellipsis:
-        out.append(Ellipsis)   # keeps a fully indexed result a 0-d view, not a scalar
-    return tuple(out), basic
+    if not seen_ellipsis:
+        basic.append(Ellipsis)   # keeps a fully indexed result a 0-d view, not a scalar
+    if not has_adv:
+        return tuple(basic), None
+    return tuple(basic), tuple(x for x in adv if x is not _SKIP)
+
+
+class _Skip:
+    pass
+
+
+_SKIP = _Skip()
 
 
 def _reraise(e: IndexError) -> IndexError:
@@ -112,18 +139,20 @@ def _reraise(e: IndexError) -> IndexError:
 
 def getitem(t: Tensor, idx: Any) -> Tensor:
     """t[idx]: a view for basic indices, a copy for advanced ones."""
-    np_idx, basic = convert(t, idx)
-    try:
-        r = t._a[np_idx]
-    except IndexError as e:
-        raise _reraise(e) from None
+    basic, adv = convert(t, idx)
+    r = t._a[basic]
+    if adv is not None:
+        try:
+            r = r[adv]
+        except IndexError as e:
+            raise _reraise(e) from None
     return Tensor._wrap(r if isinstance(r, np.ndarray) else np.asarray(r))
 
 
 def setitem(t: Tensor, idx: Any, value: Any) -> None:
     """t[idx] = value, writing through to t's memory (and every view of it)."""
     from .kernel_util import scalar_to_np
-    np_idx, basic = convert(t, idx)
+    basic, adv = convert(t, idx)
     a = t._writable()
     if isinstance(value, Tensor):
         v = value._a
@@ -135,16 +164,16 @@ def setitem(t: Tensor, idx: Any, value: Any) -> None:
     else:
         raise TypeError(f"can't assign a {type(value).__name__} to a "
                         f"{t.dtype.cname}Tensor")
+    view = a[basic]
     try:
-        if basic:
-            view = a[np_idx]
+        if adv is None:
             view[...] = v
         else:
-            a[np_idx] = v
+            view[adv] = v
     except IndexError as e:
         raise _reraise(e) from None
     except ValueError:
-        target = a[np_idx].shape if basic else np.empty(a.shape)[np_idx].shape
+        target = view.shape if adv is None else np.empty(view.shape)[adv].shape
         raise RuntimeError(
             f"shape mismatch: value tensor of shape [{', '.join(map(str, np.shape(v)))}] "
             f"cannot be broadcast to indexing result of shape "

@@ -198,9 +198,18 @@ def _broadcast2(a: tuple, b: tuple) -> tuple[int, ...]:
     return tuple(out)
 
 
+def check_no_overlap(a: np.ndarray) -> None:
+    """PyTorch's refusal to write in place into an expanded (self-overlapping) tensor."""
+    if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+
+
 def write_into(self: Tensor, r: np.ndarray) -> Tensor:
     """Store result `r` into `self` in place (casting), as an in-place kernel does."""
     a = self._writable()
+    check_no_overlap(a)
     if r.shape != a.shape:
         b = _broadcast2(a.shape, r.shape)
         if b != a.shape:

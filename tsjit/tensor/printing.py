@@ -81,11 +81,10 @@ class _ComplexFormatter:
         self.width = self.re.width + self.im.width + 2
 
     def format(self, v: complex) -> str:
+        # the real part is padded, the imaginary part carries its own sign
         re = self.re.format(v.real)
-        im = self.im.format(abs(v.imag) if not math.isnan(v.imag) else v.imag).lstrip()
-        sign = "-" if (v.imag < 0 or (v.imag == 0 and math.copysign(1, v.imag) < 0)) else "+"
-        s = f"{re}{sign}{im}j"
-        return " " * (self.width - len(s)) + s
+        im = (self.im.format(v.imag) + "j").lstrip()
+        return re + im if im[0] in "+-" else re + "+" + im
 
 
 def _summarized(a: np.ndarray) -> np.ndarray:
