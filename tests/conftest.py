@@ -4,6 +4,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+from hypothesis import settings  # noqa: E402
+
+# Shared machines are noisy: no per-example deadline (a slow example is not a failure).
+settings.register_profile("tsjit", deadline=None)
+settings.load_profile("tsjit")
+
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",

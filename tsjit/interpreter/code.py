@@ -15,8 +15,18 @@ from ..ir import Block, Function, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
 from ..ops import registry
-from .instructions import (CALL, CALLI, GETATTR, JF, JUMP, LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2,
-                           OP3, OPN, OPV, RAISE, RET, SETATTR)
+import operator
+
+from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IMUL, ISUB, JF, JUMP, LOOP, MOVE,
+                           MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET, SETATTR)
+
+# Operators the loop computes inline, and pure int comparisons whose C implementation
+# (the `operator` module) gives exactly the registered kernel's result.
+INLINE_INT_OPS = {"aten::add.int": IADD, "aten::sub.int": ISUB, "aten::mul.int": IMUL}
+C_KERNELS = {"aten::eq.int": operator.eq, "aten::ne.int": operator.ne,
+             "aten::lt.int": operator.lt, "aten::le.int": operator.le,
+             "aten::gt.int": operator.gt, "aten::ge.int": operator.ge,
+             "aten::eq.bool": operator.eq, "aten::ne.bool": operator.ne}
 from .prim_kernels import prim_kernel
 
 
@@ -107,13 +117,17 @@ class _Builder:
             o = registry.find_by_schema(n.schema)
             if o is None:
                 raise TsjitError(f"no kernel is registered for {n.schema}", n.source_range)
-            return o.kernel
+            return C_KERNELS.get(n.schema.qualified, o.kernel)
         try:
             return prim_kernel(n)
         except KeyError:
             raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
 
     def op(self, n: Node, kernel: Any, ins: tuple, outs: tuple, rng: Optional[SourceRange]) -> None:
+        inline = INLINE_INT_OPS.get(n.schema.qualified) if n.schema is not None else None
+        if inline is not None:
+            self.emit((inline, ins[0], ins[1], outs[0]), rng)
+            return
         if len(outs) == 1:
             if len(ins) == 1:
                 self.emit((OP1, kernel, ins[0], outs[0]), rng)
@@ -141,12 +155,32 @@ class _Builder:
     def if_(self, n: Node) -> None:
         rng = n.source_range
         outs = [self.reg(v) for v in n.outputs]
-        jf = self.emit((JF, self.reg(n.input(0)), -1), rng)
+        cond = n.input(0)
+        prev = self.code.instructions[-1] if self.code.instructions else None
+        if prev is not None and prev[0] == OP2 and prev[4] == self.reg(cond) and \
+                len(cond.uses) == 1 and self.code.ranges[-1] is cond.node.source_range:
+            # The comparison only feeds this if: test and branch in one instruction.
+            self.code.instructions.pop()
+            self.code.ranges.pop()
+            jf = self.emit((OP2JF, prev[1], prev[2], prev[3], -1), rng)
+            fused = True
+        else:
+            jf = self.emit((JF, self.reg(cond), -1), rng)
+            fused = False
         then, orelse = n.blocks
+        for b in (then, orelse):
+            for v, out in zip(b.outputs, outs):
+                # A value made in the branch only to be its result is computed straight
+                # into the if's output register: no move.
+                if v.node.owning_block is b and len(v.uses) == 1 and id(v) not in self.regs \
+                        and v.node.kind != "prim::Constant":
+                    self.regs[id(v)] = out
         self.block(then)
         self.moves(list(then.outputs), outs, rng)
         jump = self.emit((JUMP, -1), rng)
-        self.patch(jf, (JF, self.reg(n.input(0)), self.here()))
+        ins = self.code.instructions[jf]
+        self.patch(jf, (OP2JF, ins[1], ins[2], ins[3], self.here()) if fused
+                   else (JF, self.reg(cond), self.here()))
         self.block(orelse)
         self.moves(list(orelse.outputs), outs, rng)
         self.patch(jump, (JUMP, self.here()))
@@ -165,8 +199,11 @@ class _Builder:
         self.moves([cond0] + list(n.inputs[2:]), [cond] + carried, rng)
         top = self.emit((LOOP, trip, self.reg(max_trip), cond, -1), rng)
         self.block(body)
-        self.moves(list(body.outputs), [cond] + carried, rng)
-        self.emit((NEXT, trip, top), rng)
+        # The back edge moves the body's results into place, counts the trip and tests
+        # the loop condition itself, jumping straight into the body again.
+        pairs = [(self.reg(s), d) for s, d in zip(body.outputs, [cond] + carried) if self.reg(s) != d]
+        self.emit((BACK, tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), trip,
+                   self.reg(max_trip), cond, top + 1), rng)
         self.patch(top, (LOOP, trip, self.reg(max_trip), cond, self.here()))
         outs = [self.reg(v) for v in n.outputs]
         for c, o in zip(carried, outs):

@@ -27,13 +27,24 @@ is what the per-node budget allows in Python.
 | CALLI    | name, ins, outs              | call method `name` of r[ins[0]]'s class (interfaces)     |
 | RAISE    | msg, cls                     | raise the script exception `cls: msg`                    |
 | RET      | outs                         | return r[outs] (one value, or a tuple for several)       |
+| OP2JF    | kernel, a, b, target         | if not kernel(r[a], r[b]): pc = target (fused test + JF) |
+| IADD     | a, b, out                    | r[out] = r[a] + r[b], wrapped to int64 (aten::add.int)   |
+| ISUB     | a, b, out                    | r[out] = r[a] - r[b], wrapped to int64 (aten::sub.int)   |
+| IMUL     | a, b, out                    | r[out] = r[a] * r[b], wrapped to int64 (aten::mul.int)   |
+| BACK     | srcs, dsts, trip, max, cond, body | loop back edge: r[dsts] = r[srcs]; r[trip] += 1;    |
+|          |                              | if r[trip] < r[max] and r[cond]: pc = body, else go on   |
+
+The fused forms are what the builder emits for the common shapes (a comparison that only
+feeds an `if`; the end of a loop body), to save dispatches in the hottest paths. IADD,
+ISUB and IMUL compute int64 arithmetic in the loop itself (no kernel call); they give
+exactly the registered kernels' results, which tests check.
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
 OP1, OP2, OP3, OP, OPN, OPV, MOVE, MOVES, JUMP, JF, LOOP, NEXT, GETATTR, SETATTR, CALL, \
-    CALLI, RAISE, RET = range(18)
+    CALLI, RAISE, RET, OP2JF, BACK, IADD, ISUB, IMUL = range(23)
 
 
 class OpcodeInfo(NamedTuple):
@@ -61,6 +72,11 @@ OPCODES: dict[int, OpcodeInfo] = {
     CALLI: OpcodeInfo("CALLI", ("name", "ins", "outs"), "call a method found at run time"),
     RAISE: OpcodeInfo("RAISE", ("msg", "cls"), "raise an exception from the program"),
     RET: OpcodeInfo("RET", ("outs",), "return"),
+    OP2JF: OpcodeInfo("OP2JF", ("kernel", "a", "b", "target"), "two-input test, jump if false"),
+    BACK: OpcodeInfo("BACK", ("srcs", "dsts", "trip", "max", "cond", "body"), "loop back edge"),
+    IADD: OpcodeInfo("IADD", ("a", "b", "out"), "int64 addition"),
+    ISUB: OpcodeInfo("ISUB", ("a", "b", "out"), "int64 subtraction"),
+    IMUL: OpcodeInfo("IMUL", ("a", "b", "out"), "int64 multiplication"),
 }
 
 

@@ -7,8 +7,11 @@ from ..ir import Function
 from ..ir.diagnostics import TsjitError
 from .code import Code, build_code
 from .errors import ScriptError
-from .instructions import (CALL, CALLI, GETATTR, JF, JUMP, LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2,
-                           OP3, OPN, OPV, RAISE, RET, SETATTR)
+from ..ops.formatting import wrap_int64
+from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IMUL, ISUB, JF, JUMP, LOOP, MOVE,
+                           MOVES, NEXT, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET, SETATTR)
+
+_LO, _HI = -(1 << 63), (1 << 63) - 1
 
 
 def code_for(fn: Function) -> Code:
@@ -38,25 +41,49 @@ def run(code: Code, args: list) -> Any:
             # The most frequent instructions are tested first.
             if op == OP2:
                 r[ins[4]] = ins[1](r[ins[2]], r[ins[3]])
+            elif op == OP2JF:
+                if not ins[1](r[ins[2]], r[ins[3]]):
+                    pc = ins[4]
+            elif op == BACK:
+                srcs = ins[1]
+                if len(srcs) == 1:
+                    r[ins[2][0]] = r[srcs[0]]
+                else:
+                    vals = [r[i] for i in srcs]
+                    for d, v in zip(ins[2], vals):
+                        r[d] = v
+                t = r[ins[3]] + 1
+                r[ins[3]] = t
+                if t < r[ins[4]] and r[ins[5]]:
+                    pc = ins[6]
+            elif op == MOVE:
+                r[ins[2]] = r[ins[1]]
+            elif op == IADD:
+                v = r[ins[1]] + r[ins[2]]
+                r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == IMUL:
+                v = r[ins[1]] * r[ins[2]]
+                r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
+            elif op == ISUB:
+                v = r[ins[1]] - r[ins[2]]
+                r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
             elif op == OP1:
                 r[ins[3]] = ins[1](r[ins[2]])
             elif op == LOOP:
                 if not (r[ins[1]] < r[ins[2]] and r[ins[3]]):
                     pc = ins[4]
-            elif op == NEXT:
-                r[ins[1]] += 1
-                pc = ins[2]
             elif op == JF:
                 if not r[ins[1]]:
                     pc = ins[2]
-            elif op == MOVE:
-                r[ins[2]] = r[ins[1]]
             elif op == MOVES:
                 vals = [r[s] for s in ins[1]]
                 for d, v in zip(ins[2], vals):
                     r[d] = v
-            elif op == JUMP:
-                pc = ins[1]
+            elif op == NEXT:
+                r[ins[1]] += 1
+                pc = ins[2]
             elif op == OP3:
                 r[ins[5]] = ins[1](r[ins[2]], r[ins[3]], r[ins[4]])
             elif op == GETATTR:
