@@ -134,6 +134,7 @@ class FunctionCompiler(Emitter):
         else:
             v = self.emit_expr(ret.value, self.declared_return)
         if self.declared_return is not None:
+            v = self.implicit_convert(v, self.declared_return, rng)
             if not T.is_subtype(v.type, self.declared_return):
                 raise CompileError(
                     f"Return value was annotated as having type "
@@ -190,7 +191,23 @@ class FunctionCompiler(Emitter):
         value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range)
         self.assign_to(s.target, value, s.range, declared=t)
 
+    def implicit_convert(self, v: Value, t: T.Type, rng: SourceRange) -> Value:
+        """The conversions PyTorch applies where a declared type is known: a `number`
+        (e.g. from `.item()`) becomes the declared float / int, also inside tuples."""
+        if T.is_subtype(v.type, t):
+            return v
+        if v.type == T.NumberType and t in (T.FloatType, T.IntType):
+            return self.emit_builtin("aten::Float" if t == T.FloatType else "aten::Int",
+                                     [NamedValue(v)], {}, rng)
+        if isinstance(t, T.TupleType) and v.node.kind == "prim::TupleConstruct" and \
+                len(v.node.inputs) == len(t.elems):
+            items = [self.implicit_convert(x, et, rng) for x, et in zip(v.node.inputs, t.elems)]
+            if any(a is not b for a, b in zip(items, v.node.inputs)):
+                return self.emit_tuple(items, rng)
+        return v
+
     def check_declared(self, value: Value, t: T.Type, rng: SourceRange) -> Value:
+        value = self.implicit_convert(value, t, rng)
         if not T.is_subtype(value.type, t):
             raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
                                f"a value of type {value.type.annotation_str()}", rng)
@@ -310,6 +327,27 @@ class FunctionCompiler(Emitter):
         values = [self.lookup_value(name, rng) for name in carried]
         self.insert("prim::LoopContinuation", [cond] + values, [], rng)
         self.env.exited = True
+
+    def stmt_Delete(self, s: ast.Delete) -> None:
+        for t in s.targets:
+            if isinstance(t, ast.Name):
+                self.lookup(t.id, t.range)
+                self.env.assign(t.id, Undefined(f"'{t.id}' was deleted"))
+            elif isinstance(t, ast.Subscript):
+                container = self.emit_expr(t.value)
+                key = self.emit_expr(t.index)
+                self.emit_builtin("aten::Delete", [NamedValue(container), NamedValue(key)], {}, t.range)
+            else:
+                raise CompileError("only names and subscripts can be deleted", t.range)
+
+    def stmt_With(self, s: ast.With) -> None:
+        for item in s.items:
+            name = _dotted_name(item.context)
+            if name.rsplit(".", 1)[-1] not in ("no_grad", "enable_grad", "inference_mode"):
+                raise CompileError("only `with torch.no_grad():` (and enable_grad / "
+                                   "inference_mode) are supported as context managers", item.range)
+        # tsjit has no autograd: gradient modes change nothing inside compiled code.
+        self.emit_stmts(s.body)
 
     def stmt_Raise(self, s: ast.Raise) -> None:
         self.emit_raise(s.exc, s.range)
@@ -535,6 +573,16 @@ BINARY_OPS = {
     "&": "aten::__and__", "|": "aten::__or__", "^": "aten::__xor__",
     "<<": "aten::__lshift__", ">>": "aten::__rshift__",
 }
+
+
+def _dotted_name(e: ast.Expr) -> str:
+    if isinstance(e, ast.Call):
+        e = e.func
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        return f"{_dotted_name(e.value)}.{e.attr}"
+    return ""
 
 
 def _contains_return(stmts: Any) -> bool:

@@ -89,6 +89,13 @@ class PythonResolver(Resolver):
     def unsupported(self, name: str, rng: SourceRange) -> SugaredValue:
         raise CompileError(f"Python builtin '{name}' is currently not supported in TorchScript", rng)
 
+    def missing_attribute(self, c: Any, obj: Any, t: T.ClassType, name: str,
+                          rng: SourceRange) -> SugaredValue:
+        pyfn = self.script.unused_methods.get((id(t), name))
+        if pyfn is not None:
+            return IgnoredMethod(pyfn, self)
+        return super().missing_attribute(c, obj, t, name, rng)
+
     def to_sugared(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
         """The SugaredValue for a Python object found by name."""
         return self.script.python_value(obj, name, c, rng)
@@ -117,8 +124,26 @@ class PythonModuleValue(SugaredValue):
         return self.resolver.to_sugared(getattr(self.module, name), name, c, rng)
 
 
-class PythonFunctionValue(FunctionValue):
-    pass
+IGNORED_MESSAGE = "This Python function is annotated to be ignored and cannot be run"
+
+
+class IgnoredMethod(SugaredValue):
+    """A call of an @ignore / @unused method: raises when run, as in a saved archive."""
+
+    kind = "an ignored method"
+
+    def __init__(self, pyfn: Any, resolver: "PythonResolver") -> None:
+        self.pyfn, self.resolver = pyfn, resolver
+
+    def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
+        from .script import parse_python_def
+        d = parse_python_def(self.pyfn)
+        ret = c.type_from_expr(d.returns) if d.returns is not None else T.NoneType
+        msg = c.emit_constant(IGNORED_MESSAGE, rng)
+        c.insert("prim::RaiseException", [msg, c.emit_constant(None, rng)], [], rng)
+        if ret == T.NoneType:
+            return SimpleValue(c.emit_constant(None, rng))
+        return SimpleValue(c.insert("prim::Uninitialized", [], [ret], rng).output())
 
 
 __all__ = ["Resolver", "PythonResolver", "PythonModuleValue", "ClassValue", "SimpleValue"]

@@ -112,18 +112,19 @@ def _try_match(c: Any, schema: FunctionSchema, args: Sequence[NamedValue],
 
 def _pack_varargs_list(c: Any, formals: Any, positional: list, kwargs: dict,
                        rng: Optional[SourceRange]) -> list:
-    """`x.view(2, 3)` for `view(Tensor self, int[] size)`: trailing ints fill the one
-    remaining `int[]` parameter, as PyTorch allows."""
+    """`x.view(2, 3)` for `view(Tensor self, int[] size)`: trailing ints (or tensors) fill
+    the one remaining `int[]` (`Tensor[]`) parameter, as PyTorch allows."""
     positional_formals = [a for a in formals if not a.kwarg_only]
     n = len(positional)
     if n < len(positional_formals) or not positional_formals:
         return positional
     last = positional_formals[-1]
     i = len(positional_formals) - 1
-    if not (isinstance(last.type, T.ListType) and last.type.elem == T.IntType) or last.N or \
-            not all(nv.value.type == T.IntType for nv in positional[i:]):
+    elem = last.type.elem if isinstance(last.type, T.ListType) else None
+    if elem not in (T.IntType, T.TensorType) or last.N or \
+            not all(nv.value.type == elem for nv in positional[i:]):
         return positional
-    packed = c.emit_list([nv.value for nv in positional[i:]], T.IntType, rng)
+    packed = c.emit_list([nv.value for nv in positional[i:]], elem, rng)
     return positional[:i] + [NamedValue(packed)]
 
 

@@ -14,6 +14,7 @@ import math
 import textwrap
 import types as pytypes
 import typing
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -69,6 +70,7 @@ class ScriptCompiler:
         self.functions: dict[Any, Function] = {}
         self.classes: dict[Any, T.Type] = {}
         self.module_types: dict[tuple, T.ClassType] = {}
+        self.unused_methods: dict[tuple[int, str], Any] = {}
 
     # --- Python objects seen from scripted code ------------------------------------
     def python_value(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
@@ -85,6 +87,8 @@ class ScriptCompiler:
             return SimpleValue(c.emit_constant(et.member(obj.name), rng, et))
         if isinstance(obj, (bool, int, float, str, Device)):
             return SimpleValue(c.emit_constant(obj, rng))
+        if obj is warnings.warn:
+            return BuiltinFunction("aten::warn")
         if getattr(py_builtins, getattr(obj, "__name__", ""), None) is obj:
             b = lookup_builtin(obj.__name__)
             if b is None:
@@ -249,8 +253,15 @@ class ScriptCompiler:
             if klass is object or "__tsjit_module_base__" in vars(klass):
                 continue
             for name, member in vars(klass).items():
-                if inspect.isfunction(member) and not getattr(member, "__tsjit_ignore__", False):
-                    self.method(t, name, member)
+                if not inspect.isfunction(member):
+                    continue
+                if getattr(member, "__tsjit_ignore__", False) or \
+                        getattr(member, "__tsjit_unused__", False):
+                    # Calls compile to a raise, as the saved archive will have it.
+                    self.unused_methods[(id(t), name)] = member
+                    t.methods.pop(name, None)
+                    continue
+                self.method(t, name, member)
 
     def compile_module_methods(self, t: T.ClassType, cls: type) -> None:
         """Compile `forward` and exported methods; drop methods nothing reached."""
