@@ -46,7 +46,17 @@ def scripted_from_source(case: str) -> Any:
     module = load_source(case)
     with torch_is_tsjit():
         m = module.build()
+        if not hasattr(m, "state_dict"):
+            # A plain function: the archive wraps it in a module whose forward calls it.
+            return _FunctionModule(tsjit.script(m))
         state = tsjit.load(case_path(case)).state_dict()
         own = m.state_dict()
         m.load_state_dict({k: v for k, v in state.items() if k in own}, strict=False)
         return tsjit.script(m)
+
+
+class _FunctionModule:
+    """What the corpus archives make of a scripted function: `forward` calls it."""
+
+    def __init__(self, fn: Any) -> None:
+        self.forward = fn

@@ -229,10 +229,13 @@ class FunctionCompiler(Emitter):
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
             if container.type == T.TensorType:
-                # `x[i] += v` updates the selected view in place (add_): nothing to store.
-                from .indexing import emit_tensor_getitem
+                from .indexing import emit_tensor_getitem, emit_tensor_setitem, is_advanced
                 view = emit_tensor_getitem(self, container, target.index, target.range)
-                self.emit_augmented(view, s.op, s.value, s.range)
+                new = self.emit_augmented(view, s.op, s.value, s.range)
+                if is_advanced(view):
+                    # Tensor indices gather a copy: the result must be put back.
+                    emit_tensor_setitem(self, container, target.index, new, s.range)
+                # Otherwise `x[i] += v` updated the selected view in place (add_).
                 return
             index = self.emit_expr(target.index)
             cur = self.emit_subscript(container, index, target.range)

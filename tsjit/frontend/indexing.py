@@ -106,3 +106,8 @@ def emit_tensor_setitem(c: Any, x: Value, index: ast.Expr, value: Value, rng: So
         _call(c, "aten::index_put_", [view, _index_list(c, tensors, rng), value], rng)
     else:
         _call(c, "aten::copy_", [view, value], rng)
+
+
+def is_advanced(v: Value) -> bool:
+    """Whether `v` came from indexing with tensors (a copy, not a view)."""
+    return v.node.kind == "aten::index"
