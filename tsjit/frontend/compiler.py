@@ -292,7 +292,17 @@ class FunctionCompiler(Emitter):
                  rng: SourceRange, scoped: bool = False) -> None:
         """A for loop over `iterable`; `scoped`: the loop's names do not outlive it
         (comprehensions)."""
-        from .iteration import iteration
+        from .iteration import iteration, module_items
+        items = module_items(self, iterable, rng)
+        if items is not None:
+            # Iterating a ModuleList / Sequential / ModuleDict unrolls the loop.
+            for item in items:
+                self.assign_to(target, item, target.range)
+                body()
+                if self.env.exited:
+                    raise CompileError("return/break/continue in a loop over modules is not "
+                                       "supported", rng)
+            return
         it = iteration(self, iterable, rng)
         true = self.emit_constant(True, rng)
 

@@ -500,6 +500,11 @@ class Emitter:
             return MethodValue(obj, name)
         if name in t.properties:
             return SimpleValue(self.emit_method_call(obj, name, [], {}, rng, t.properties[name]))
+        if t.is_module and t.qualified_name.endswith("ModuleDict") and \
+                name in ("items", "keys", "values"):
+            from .iteration import ModuleDictView
+            view = ModuleDictView(obj, name)
+            return _ViewMethod(view)
         return self.resolver.missing_attribute(self, obj, t, name, rng)
 
     def emit_set_attr(self, obj: Value, t: T.ClassType, name: str, value: Value, rng: SourceRange) -> None:
@@ -622,6 +627,18 @@ class Emitter:
             text = self.emit_builtin("aten::str", [NamedValue(text)], {}, rng)
         kind = self.emit_constant(cls, rng)
         self.insert("prim::RaiseException", [text, kind], [], rng)
+
+
+class _ViewMethod(SugaredValue):
+    """`md.items` before the call: calling it gives the view itself."""
+
+    kind = "a module dict method"
+
+    def __init__(self, view: SugaredValue) -> None:
+        self.view = view
+
+    def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
+        return self.view
 
 
 class _NewValue(SugaredValue):

@@ -96,3 +96,39 @@ def _sequence(c: Any, v: Value, rng: SourceRange) -> Iteration:
         seq = c.emit_builtin("aten::keys", [NamedValue(v)], {}, rng)
     n = c.emit_builtin("aten::len", [NamedValue(seq)], {}, rng)
     return Iteration(n, lambda trip: c.emit_subscript(seq, trip, rng))
+
+
+class ModuleDictView(SugaredValue):
+    """`self.layers.items()` / `.keys()` / `.values()` of a ModuleDict."""
+
+    kind = "a module dict view"
+
+    def __init__(self, obj: Value, what: str) -> None:
+        self.obj, self.what = obj, what
+
+
+def module_items(c: Any, sv: SugaredValue, rng: SourceRange) -> Any:
+    """The values a loop over a module container takes (None: not a module container)."""
+    view = "values"
+    if isinstance(sv, ModuleDictView):
+        obj, view = sv.obj, sv.what
+    elif isinstance(sv, SimpleValue) and isinstance(sv.value.type, T.ClassType) and \
+            sv.value.type.is_module:
+        obj = sv.value
+        if sv.value.type.qualified_name.endswith("ModuleDict"):
+            view = "keys"
+    else:
+        return None
+    t = obj.type
+    out = []
+    for a in t.attributes:
+        if not (isinstance(a.type, (T.ClassType, T.InterfaceType)) and
+                getattr(a.type, "is_module", False)):
+            continue
+        key = c.emit_constant(a.name, rng)
+        if view == "keys":
+            out.append(key)
+            continue
+        module = c.insert("prim::GetAttr", [obj], [a.type], rng, name=a.name).output()
+        out.append(module if view == "values" else c.emit_tuple([key, module], rng))
+    return out

@@ -124,6 +124,8 @@ class ScriptCompiler:
             return T.DeviceType
         if cls in self.classes:
             return self.classes[cls]
+        if getattr(cls, "__tsjit_interface__", False):
+            return self.script_interface(cls)
         if issubclass(cls, enum.Enum):
             return self.script_enum(cls)
         if issubclass(cls, tuple) and hasattr(cls, "_fields"):
@@ -131,6 +133,24 @@ class ScriptCompiler:
         if getattr(cls, "__tsjit_module__", False):
             return None  # modules are not constructible in TorchScript
         return self.script_class(cls)
+
+    def script_interface(self, cls: type) -> T.InterfaceType:
+        """An interface: the schemas of the methods the class declares."""
+        from ..ir.schema import Argument, FunctionSchema
+        t = T.InterfaceType(self.cu.unique_name(qualified_name(cls)),
+                            is_module=bool(getattr(cls, "__tsjit_module__", False)))
+        self.cu.register_type(t)
+        self.classes[cls] = t
+        for name, member in vars(cls).items():
+            if not inspect.isfunction(member):
+                continue
+            d = parse_python_def(member)
+            resolver = PythonResolver(self, member.__globals__, closure_vars(member))
+            comp = FunctionCompiler(self.cu, resolver, Function(f"{t.qualified_name}.{name}"), d, t)
+            args = comp.emit_params(d)
+            ret = comp.type_from_expr(d.returns) if d.returns is not None else T.NoneType
+            t.methods[name] = FunctionSchema(name, "", tuple(args), (Argument("", ret),))
+        return t
 
     def script_named_tuple(self, cls: type) -> T.TupleType:
         """A typing.NamedTuple class as a named tuple type (fields typed by annotations)."""
@@ -233,7 +253,9 @@ class ScriptCompiler:
             if hasattr(m, name):
                 const_values[name] = _freeze_constant(getattr(m, name), name)
         for name, info in subs.items():
-            attrs.append((name, info.type, False, False))
+            declared = self.annotation_type(annotations[name]) if name in annotations else None
+            attrs.append((name, declared if isinstance(declared, T.InterfaceType) else info.type,
+                          False, False))
         key = (type(m), tuple((n, t, p, b) for n, t, p, b in attrs),
                tuple(sorted(const_values.items(), key=lambda kv: kv[0])))
         t = self.module_types.get(key)

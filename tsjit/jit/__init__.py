@@ -50,6 +50,13 @@ def unused(fn: Any) -> Any:
     return fn
 
 
+def interface(cls: Any) -> Any:
+    """Declare a class as an interface: values of it are any module or class that has its
+    methods (with compatible signatures)."""
+    cls.__tsjit_interface__ = True
+    return cls
+
+
 def save(m: Any, path: Any) -> None:
     """Write a scripted module as an archive PyTorch's torch.jit.load reads."""
     from ..serialize import save_module
@@ -69,4 +76,5 @@ def annotate(the_type: Any, the_value: Any) -> Any:
 
 __all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
            "compilation_unit", "reset_compilation_unit", "script", "export", "ignore", "unused",
+           "interface",
            "save", "load", "annotate"]
