@@ -45,3 +45,20 @@ def boolean_dispatch(arg_name: str, arg_index: int, default: bool, if_true: Call
         "arg_name": arg_name, "arg_index": arg_index, "default": default,
         "if_true": if_true, "if_false": if_false}
     return fn
+
+
+class _BroadcastingList:
+    """`BroadcastingList2[int]`: an `int[2]` argument that also accepts one int (repeated),
+    as PyTorch's annotation of the same name. The compiler reads `n` and the element type."""
+
+    def __init__(self, n: int) -> None:
+        self.__tsjit_broadcasting_list__ = n
+
+    def __getitem__(self, elem: Any) -> Any:
+        from typing import List
+        return List[elem]
+
+
+BroadcastingList1 = _BroadcastingList(1)
+BroadcastingList2 = _BroadcastingList(2)
+BroadcastingList3 = _BroadcastingList(3)

@@ -6,15 +6,16 @@ from itertools import repeat
 from typing import Any, Callable
 
 
-def _ntuple(n: int, name: str) -> Callable[[Any], tuple]:
+def _ntuple(n: int, name: str = "parse") -> Callable[[Any], tuple]:
     def parse(x: Any) -> tuple:
         if isinstance(x, collections.abc.Iterable) and not isinstance(x, str):
             return tuple(x)
         return tuple(repeat(x, n))
     parse.__name__ = name
-    # TorchScript knows these as builtins (aten::_pair(int[2] x) -> int[]): a scalar
-    # argument is broadcast to a list, so forward methods may call them.
-    parse.__tsjit_op__ = f"aten::{name}"  # type: ignore[attr-defined]
+    if name in ("_single", "_pair", "_triple", "_quadruple"):
+        # TorchScript knows these as builtins (`_pair(0)` is the list [0, 0]), so forward
+        # methods may call them; the compiler finds the operator name here.
+        parse.__tsjit_op__ = f"aten::{name}"  # type: ignore[attr-defined]
     return parse
 
 
