@@ -19,7 +19,7 @@ from .tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from . import jit, nn
-from .jit import ScriptFunction, ScriptModule, load, save, script
+from .jit import load, save, script
 
 __version__ = "0.1.0"
 
@@ -28,4 +28,6 @@ def __getattr__(name: str) -> Any:
     # The eager operators (`tsjit.relu`, `tsjit.matmul`, ...), resolved on first use.
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in ("ScriptFunction", "ScriptModule"):
+        return getattr(jit, name)
     return getattr(_tensor.functional, name)

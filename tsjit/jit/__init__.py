@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .script_module import ArgumentError, ScriptFunction, ScriptMethod, ScriptModule
 
 
 def script(obj: Any) -> Any:
@@ -25,9 +24,13 @@ def reset_compilation_unit() -> None:
 
 
 def __getattr__(name: str) -> Any:
+    # Loaded on first use, so `import tsjit` stays fast.
     if name == "CompilationUnit":
         from .source_cu import CompilationUnit
         return CompilationUnit
+    if name in ("ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule"):
+        from . import script_module
+        return getattr(script_module, name)
     raise AttributeError(f"module 'tsjit.jit' has no attribute '{name}'")
 
 
@@ -63,7 +66,7 @@ def save(m: Any, path: Any) -> None:
     save_module(m, path)
 
 
-def load(path: Any) -> ScriptModule:
+def load(path: Any) -> Any:
     """Load an archive written by tsjit.save or by PyTorch's torch.jit.save."""
     from ..serialize import load_module
     return load_module(path)

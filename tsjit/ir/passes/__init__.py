@@ -2,7 +2,7 @@
 from typing import Callable
 
 from ..graph import Graph
-from ..lint import lint
+from ..verifier import lint
 from . import constant_pooling, dead_code, simplify_control_flow
 
 Pass = Callable[[Graph], bool]
