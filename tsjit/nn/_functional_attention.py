@@ -84,16 +84,22 @@ def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor,
     E = q.size(-1)
     if k is v:
         if q is k:
-            # self-attention: a single (.., E) x (E, 3E) product
-            return F.linear(q, w, b).chunk(3, -1)
+            # self-attention: one (.., E) x (E, 3E) product; reordered to (3, .., E) so that
+            # q, k and v are contiguous (the head split below is a view)
+            proj = F.linear(q, w, b)
+            proj = proj.unflatten(-1, [3, E]).unsqueeze(0).transpose(0, -2).squeeze(-2)
+            proj = proj.contiguous()
+            return [proj[0], proj[1], proj[2]]
         w_q, w_kv = w.split([E, E * 2])
         if b is None:
             b_q = None
             b_kv = None
         else:
             b_q, b_kv = b.split([E, E * 2])
-        kv = F.linear(k, w_kv, b_kv).chunk(2, -1)
-        return [F.linear(q, w_q, b_q), kv[0], kv[1]]
+        kv_proj = F.linear(k, w_kv, b_kv)
+        kv_proj = kv_proj.unflatten(-1, [2, E]).unsqueeze(0).transpose(0, -2).squeeze(-2)
+        kv_proj = kv_proj.contiguous()
+        return [F.linear(q, w_q, b_q), kv_proj[0], kv_proj[1]]
     w_q, w_k, w_v = w.chunk(3)
     if b is None:
         b_q = None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any, Callable, Optional, Union
 
 from ...tensor import Tensor
@@ -119,6 +120,29 @@ class TransformerEncoderLayer(Module):
         return self.dropout2(x)
 
 
+def _why_not_sparsity_fast_path(layer: Module) -> str:
+    """Why PyTorch would not use nested tensors for a stack of `layer` ('' if it would)."""
+    prefix = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{prefix} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{prefix}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return f"{prefix}.self_attn.batch_first was not True (use batch_first for better " \
+            "inference performance)"
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{prefix}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{prefix}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{prefix}.activation_relu_or_gelu was not True"
+    if not abs(layer.norm1.eps - layer.norm2.eps) < 1e-6:
+        return f"{prefix}.norm1.eps was not equal to {prefix}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return "num_head is odd"
+    return ""
+
+
 class TransformerEncoder(Module):
     """A stack of `num_layers` copies of an encoder layer, with an optional final norm."""
 
@@ -132,9 +156,16 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
-        # tsjit has no nested tensors, so the padded fast path PyTorch may take is never used
-        self.use_nested_tensor = False
+        # PyTorch's flag for its nested-tensor fast path (eval, no grad, padding mask); kept
+        # for parity of the attribute. tsjit always computes the padded path, whose outputs
+        # at padded positions PyTorch's fast path would replace by zeros.
+        self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
+        why_not = _why_not_sparsity_fast_path(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why_not}")
+            self.use_nested_tensor = False
 
     def forward(self, src: Tensor, mask: Optional[Tensor] = None,
                 src_key_padding_mask: Optional[Tensor] = None,
