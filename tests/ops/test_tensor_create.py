@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_tensor_oracle as O  # noqa: E402
@@ -131,6 +131,10 @@ def test_random_factories_shapes_dtypes_and_seed() -> None:
 @SET
 @given(a=O.arrays(big=True), dt=st.sampled_from(DTYPES[1:]), copy=st.booleans())
 def test_to(a: np.ndarray, dt: object, copy: bool) -> None:
+    if dt.kind == "i" and a.dtype.kind == "f":
+        # out-of-range float -> int conversions are undefined behaviour in C++
+        info = np.iinfo(dt.np)
+        assume(bool(np.all(np.isfinite(a) & (a >= info.min) & (a <= info.max))))
     O.diff("aten::to.dtype", a, dt, False, copy, None)
     O.diff("aten::to.other", a, np.zeros(1, dt.np), False, copy, None)
     O.diff("aten::type_as", a, np.zeros(1, dt.np))

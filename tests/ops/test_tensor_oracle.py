@@ -136,8 +136,13 @@ def torch_op(qualified: str) -> Any:
     return getattr(getattr(getattr(torch.ops, ns), name), overload or "default")
 
 
+# qualified names exercised in this session (test_tensor_zcoverage checks them)
+EXERCISED: set[str] = set()
+
+
 def run_both(qualified: str, *args: Any) -> tuple[Any, Any]:
     """(tsjit result or exception, torch result or exception) for schema-ordered args."""
+    EXERCISED.add(qualified)
     o = find(qualified)
     try:
         mine: Any = o.kernel(*_to_tsjit(list(args)))
@@ -212,6 +217,7 @@ def diff(qualified: str, *args: Any, rtol: float = 1e-5, atol: float = 1e-6) -> 
 
 def kernel(qualified: str) -> Callable:
     """The tsjit kernel registered under a qualified name."""
+    EXERCISED.add(qualified)
     return find(qualified).kernel
 
 

@@ -200,7 +200,7 @@ def _broadcast2(a: tuple, b: tuple) -> tuple[int, ...]:
 
 def check_no_overlap(a: np.ndarray) -> None:
     """PyTorch's refusal to write in place into an expanded (self-overlapping) tensor."""
-    if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+    if a.size > 1 and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")

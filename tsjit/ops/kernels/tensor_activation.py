@@ -76,7 +76,7 @@ def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
     a = self._a
     if self.dtype == D.bool_:
         raise not_implemented("threshold_cpu", self.dtype)
-    t = np.asarray(threshold, np.float64 if self.dtype.kind == "f" else None)
+    t = scalar_to_np(threshold, self.dtype) if self.dtype.kind == "f" else np.asarray(threshold)
     return wrap(np.where(a <= t, scalar_to_np(value, self.dtype), a).astype(a.dtype))
 
 

@@ -161,7 +161,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = 
              layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
     """base ** linspace(start, end, steps)."""
     dt = D.as_dtype(dtype) if dtype is not None else D.get_default_dtype()
-    if dt.kind in "iu":
+    if dt.kind in "iu" and steps > 1:
         start, end = int(start), int(end)     # integer dtypes truncate the exponents' ends
     e = C.linspace(start, end, steps, dtype=D.float64)._a
     with np.errstate(all="ignore"):

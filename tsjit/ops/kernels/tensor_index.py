@@ -82,11 +82,23 @@ def index(self: Tensor, indices: Sequence[Optional[Tensor]]) -> Tensor:
 def index_put_(self: Tensor, indices: Sequence[Optional[Tensor]], values: Tensor,
                accumulate: bool = False, unsafe: bool = False) -> Tensor:
     """self[indices] = values (or += with accumulate), in place."""
-    if len(indices) == 1 and indices[0] is not None and indices[0]._a.dtype == np.bool_ and \
+    masks = [i for i in indices if i is not None]
+    if len(masks) == 1 and masks[0]._a.dtype in (np.bool_, np.uint8) and \
             values._a.size == 1 and not accumulate:
-        # PyTorch turns this case into masked_fill_, which converts the value
-        from .tensor_index import masked_fill_
-        return masked_fill_(self, indices[0], values._a.reshape(-1)[0].item())
+        # PyTorch turns a single mask (other indices None) and one value into masked_fill_,
+        # which converts the value; the mask is aligned at its position
+        lead = next(k for k, i in enumerate(indices) if i is not None)
+        m = masks[0]._a.astype(bool)
+        for k, s in enumerate(m.shape):
+            if lead + k >= self._a.ndim or s != self._a.shape[lead + k]:
+                raise IndexError(f"The shape of the mask {fmt_shape(m.shape)} at index {k} does "
+                                 f"not match the shape of the indexed tensor "
+                                 f"{fmt_shape(self._a.shape)} at index {lead + k}")
+        m = m.reshape(m.shape + (1,) * (self._a.ndim - lead - m.ndim))
+        a = self._writable()
+        np.copyto(a, checked_scalar(values._a.reshape(-1)[0].item(), self.dtype),
+                  where=np.broadcast_to(m, a.shape))
+        return self
     if values.dtype != self.dtype:
         raise RuntimeError("Index put requires the source and destination dtypes match, got "
                            f"{self.dtype.cname} for the destination and {values.dtype.cname} "

@@ -369,8 +369,8 @@ def pad(self: Tensor, pad: Sequence[int], mode: str = "constant",
 
 @op("aten::_pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor")
 def _pad_enum(self: Tensor, pad_: Sequence[int], mode: int, value: Optional[float] = None) -> Tensor:
-    """pad with the mode as an enum (0 constant, 1 reflect, 2 replicate, 3 circular)."""
-    return pad(self, pad_, ["constant", "reflect", "replicate", "circular"][mode], value)
+    """pad with the mode as an enum (0 reflect, 1 replicate, 2 circular, 3 constant)."""
+    return pad(self, pad_, ["reflect", "replicate", "circular", "constant"][mode], value)
 
 
 @op("aten::_pad_circular(Tensor self, SymInt[] pad) -> Tensor")

@@ -500,11 +500,10 @@ def _cumext(self: Tensor, dim: int, largest: bool) -> tuple[Tensor, Tensor]:
         vals[0], idx[0] = x[0], 0
         for i in range(1, x.shape[0]):
             cur, prev = x[i], vals[i - 1]
-            # ties move to the later index; a NaN wins and then sticks
+            # ties move to the later index; a NaN always wins (so later NaNs take over)
             better = (cur >= prev if largest else cur <= prev)
             if x.dtype.kind in "fc":
-                better = better | np.isnan(cur) & ~np.isnan(prev)
-                better = better & ~np.isnan(prev)
+                better = better | np.isnan(cur)
             vals[i] = np.where(better, cur, prev)
             idx[i] = np.where(better, i, idx[i - 1])
     return wrap(np.moveaxis(vals, 0, d)), wrap(np.moveaxis(idx, 0, d))
