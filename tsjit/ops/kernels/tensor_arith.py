@@ -41,6 +41,7 @@ def inplace(fn: Callable) -> Callable:
         return write_into(self, r._a)
     kernel.__name__ = fn.__name__ + "_"
     kernel.__doc__ = f"In-place {fn.__name__}."
+    kernel.__module__ = fn.__module__     # listed with the out-of-place kernel's module
     return kernel
 
 
