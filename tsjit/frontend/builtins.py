@@ -143,6 +143,13 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
             raise CompileError("getattr() needs an object and a constant attribute name", rng)
         obj = SimpleValue(args[0].value)
         return obj.attr(c, rng, c.constant_of(args[1].value))
+    if name == "hasattr":
+        if len(args) != 2 or c.constant_of(args[1].value) is ...:
+            raise CompileError("hasattr() needs an object and a constant attribute name", rng)
+        t, attr = args[0].value.type, c.constant_of(args[1].value)
+        found = isinstance(t, T.ClassType) and (t.find_attribute(attr) is not None or
+                                                attr in t.methods or attr in t.constants)
+        return SimpleValue(c.emit_constant(bool(found), rng))
     if name in ("min", "max", "abs"):
         if len(args) == 1 and name != "abs":
             return BuiltinFunction(f"prim::{name}").call(c, rng, args, kwargs)
@@ -157,7 +164,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "int": SpecialForm("int", T.IntType), "float": SpecialForm("float", T.FloatType),
         "bool": SpecialForm("bool", T.BoolType), "str": SpecialForm("str", T.StrType),
         "complex": SpecialForm("complex", T.ComplexType),
-        "getattr": SpecialForm("getattr"), "min": SpecialForm("min"), "max": SpecialForm("max"),
+        "getattr": SpecialForm("getattr"), "hasattr": SpecialForm("hasattr"), "min": SpecialForm("min"), "max": SpecialForm("max"),
         "abs": SpecialForm("abs"),
         "annotate": TypeArgForm("annotate"), "unchecked_cast": TypeArgForm("unchecked_cast"),
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),

@@ -13,7 +13,8 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
-from ..ir.passes import CLEANUP, exit_transform, run_pipeline
+from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline
+from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .emitter import Emitter
@@ -63,6 +64,7 @@ class FunctionCompiler(Emitter):
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
         exit_transform.run(self.graph)
+        constant_propagation.run(self.graph, _kernel_for)
         run_pipeline(self.graph, CLEANUP)
         ret = Argument("", self.declared_return or self.graph.outputs[0].type)
         self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))
@@ -400,8 +402,8 @@ class FunctionCompiler(Emitter):
             return envs
         names = list(dict.fromkeys(true_env.assigned() + false_env.assigned()))
         for name in names:
-            tv = true_env.lookup(name)
-            fv = false_env.lookup(name)
+            tv = self.branch_value(true_env, name, node.blocks[0], rng)
+            fv = self.branch_value(false_env, name, node.blocks[1], rng)
             # A branch that left (return/break/continue) contributes nothing after the if.
             if true_env.exited or false_env.exited:
                 live = fv if true_env.exited else tv
@@ -438,6 +440,18 @@ class FunctionCompiler(Emitter):
             out = node.add_output(t)
             self.env.assign(name, SimpleValue(out), name_value=True)
         return envs
+
+    def branch_value(self, env: Environment, name: str, block: Any, rng: SourceRange) -> Any:
+        """What `name` holds at the end of a branch, with that branch's refinement applied
+        (`if x is None: x = 0` leaves an int on both paths)."""
+        sv = env.lookup(name)
+        refined = env.refinement(name) if isinstance(sv, SimpleValue) and not env.exited else None
+        if refined is not None and sv.value.type != refined:
+            cast = self.graph.create("prim::unchecked_cast", [sv.value], 0, rng)
+            out = cast.add_output(refined)
+            block.append(cast)
+            return SimpleValue(out)
+        return sv
 
     def emit_loop(self, max_trip: Value, cond: Value, body: Any, next_cond: Any, body_stmts: Any,
                   rng: SourceRange, target: Optional[ast.Expr] = None, scoped: bool = False) -> None:
@@ -586,6 +600,11 @@ BINARY_OPS = {
     "&": "aten::__and__", "|": "aten::__or__", "^": "aten::__xor__",
     "<<": "aten::__lshift__", ">>": "aten::__rshift__",
 }
+
+
+def _kernel_for(n: Any) -> Any:
+    o = registry.find_by_schema(n.schema)
+    return o.kernel if o is not None else None
 
 
 def _dotted_name(e: ast.Expr) -> str:

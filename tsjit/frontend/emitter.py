@@ -433,6 +433,18 @@ class Emitter:
 
     def expr_Subscript(self, e: ast.Subscript) -> SugaredValue:
         base = self.emit_sugared(e.value)
+        if isinstance(base, SimpleValue) and isinstance(base.value.type, T.ClassType) and \
+                base.value.type.is_module and "__getitem__" not in base.value.type.methods:
+            # `self.layers[0]`, `self.blocks["a"]`: a constant index picks the submodule.
+            key = self.constant_of(self.emit_expr(e.index))
+            names = [a.name for a in base.value.type.attributes
+                     if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module]
+            if isinstance(key, int) and not isinstance(key, bool) and -len(names) <= key < len(names):
+                key = names[key]
+            if not isinstance(key, str) or key not in names:
+                raise CompileError("module containers can only be indexed by constants naming "
+                                   "one of their modules", e.index.range)
+            return base.attr(self, e.range, key)
         if isinstance(base, SimpleValue) and base.value.type == T.TensorType:
             from .indexing import emit_tensor_getitem
             return SimpleValue(emit_tensor_getitem(self, base.value, e.index, e.range))

@@ -110,6 +110,14 @@ class ModuleDictView(SugaredValue):
 def module_items(c: Any, sv: SugaredValue, rng: SourceRange) -> Any:
     """The values a loop over a module container takes (None: not a module container)."""
     view = "values"
+    if isinstance(sv, EnumerateValue):
+        inner = module_items(c, sv.inner, rng)
+        if inner is None:
+            return None
+        start = c.constant_of(sv.start)
+        if not isinstance(start, int):
+            raise CompileError("enumerate() over modules needs a constant start", rng)
+        return [c.emit_tuple([c.emit_constant(start + i, rng), m], rng) for i, m in enumerate(inner)]
     if isinstance(sv, ModuleDictView):
         obj, view = sv.obj, sv.what
     elif isinstance(sv, SimpleValue) and isinstance(sv.value.type, T.ClassType) and \

@@ -1,0 +1,65 @@
+"""Constant propagation: operators on constants whose result is a plain value are computed
+at compile time (then `if` on a constant condition keeps only the live branch)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ..graph import Graph, Node
+from .. import types as T
+
+_PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
+# Side effects or run-time state: never folded.
+_NEVER = {"aten::warn", "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint",
+          "aten::is_grad_enabled", "aten::is_autocast_enabled", "aten::__range_length",
+          "aten::__derive_index"}
+
+
+def _plain(t: T.Type) -> bool:
+    if t in _PLAIN:
+        return True
+    if isinstance(t, T.ListType):
+        return False    # lists are mutable: folding would share one list between runs
+    if isinstance(t, T.OptionalType):
+        return _plain(t.elem)
+    return False
+
+
+def _foldable(n: Node) -> bool:
+    s = n.schema
+    if s is None or n.kind in _NEVER or s.is_mutable() or s.name.endswith("_") or n.blocks:
+        return False
+    if len(n.outputs) != 1 or not _plain(n.output().type):
+        return False
+    for v in n.inputs:
+        if v.node.kind != "prim::Constant" or not _plain(v.type) and v.type != T.NoneType:
+            return False
+    return True
+
+
+def run(graph: Graph, kernel_for: Optional[Callable[[Node], Any]] = None) -> bool:
+    """Fold what can be folded; `kernel_for(node)` gives a node's kernel."""
+    if kernel_for is None:
+        return False
+    changed = False
+    for n in list(graph.walk()):
+        if n.owning_block is None or not _foldable(n):
+            continue
+        kernel = kernel_for(n)
+        if kernel is None:
+            continue
+        args = [v.node.attrs.get("value") for v in n.inputs]
+        try:
+            result = kernel(*args)
+        except Exception:  # noqa: BLE001  (it fails at run time too; leave it to fail there)
+            continue
+        if isinstance(result, (list, dict, tuple)) or type(result).__name__ == "Tensor":
+            continue
+        c = graph.create("prim::Constant", [], 0, n.source_range)
+        if result is not None:
+            c.attrs["value"] = result
+        out = c.add_output(n.output().type if result is not None else T.NoneType)
+        c.insert_before(n)
+        n.output().replace_all_uses_with(out)
+        n.destroy()
+        changed = True
+    return changed
