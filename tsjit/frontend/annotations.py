@@ -64,6 +64,9 @@ def type_from_expr(c: Any, e: ast.Expr) -> T.Type:
             return T.optional(type_from_expr(c, args[0]))
         if ctor == "Union":
             return T.union_of([type_from_expr(c, a) for a in args])
+        if ctor.startswith("BroadcastingList"):
+            _arity(e, args, 1)   # an N-element list that also accepts a single value
+            return T.ListType(type_from_expr(c, args[0]))
         if ctor == "Final":
             _arity(e, args, 1)
             return type_from_expr(c, args[0])

@@ -143,6 +143,14 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
             raise CompileError("getattr() needs an object and a constant attribute name", rng)
         obj = SimpleValue(args[0].value)
         return obj.attr(c, rng, c.constant_of(args[1].value))
+    if name == "len":
+        v = args[0].value if len(args) == 1 else None
+        if v is not None and isinstance(v.type, T.ClassType) and v.type.is_module and \
+                "__len__" not in v.type.methods:
+            n = sum(1 for a in v.type.attributes
+                    if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module)
+            return SimpleValue(c.emit_constant(n, rng))   # a ModuleList's length is static
+        return BuiltinFunction("aten::len").call(c, rng, args, kwargs)
     if name == "hasattr":
         if len(args) != 2 or c.constant_of(args[1].value) is ...:
             raise CompileError("hasattr() needs an object and a constant attribute name", rng)
@@ -168,7 +176,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "abs": SpecialForm("abs"),
         "annotate": TypeArgForm("annotate"), "unchecked_cast": TypeArgForm("unchecked_cast"),
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
-        "len": BuiltinFunction("aten::len"), "None": NoneValue(),
+        "len": SpecialForm("len"), "None": NoneValue(),
         "sorted": BuiltinFunction("aten::sorted"), "list": BuiltinFunction("aten::list"),
         "dict": BuiltinFunction("aten::dict"),
         "ord": BuiltinFunction("aten::ord"), "chr": BuiltinFunction("aten::chr"),

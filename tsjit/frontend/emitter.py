@@ -112,6 +112,9 @@ class Emitter:
                                "targets", rng)
         if v.node.kind == "prim::TupleConstruct":
             return list(v.node.inputs)
+        value = self.constant_of(v)
+        if isinstance(value, tuple):
+            return [self.emit_constant(x, rng, et) for x, et in zip(value, t.elems)]
         return list(self.insert("prim::TupleUnpack", [v], list(t.elems), rng).outputs)
 
     def emit_tuple_index(self, v: Value, i: int, rng: Optional[SourceRange]) -> Value:
@@ -223,6 +226,11 @@ class Emitter:
                     v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
             elif op in ("in", "not_in"):
                 v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
+            elif op in ("is", "is_not") and _static_none_test(lhs, rhs) is not None:
+                # `x is None` when x's type decides it (a None attribute, a non-Optional
+                # value) is a constant, so the dead branch is not compiled, as in PyTorch.
+                same = _static_none_test(lhs, rhs)
+                v = self.emit_constant(same if op == "is" else not same, e.range)
                 if op == "not_in":
                     v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
             else:
@@ -678,6 +686,17 @@ MAGIC_METHODS = {
     "aten::floordiv": "__floordiv__", "aten::pow": "__pow__",
 }
 _NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.NumberType)
+
+
+def _static_none_test(a: Value, b: Value) -> Optional[bool]:
+    """Whether `a is b` is known from the types alone (one side None)."""
+    for x, y in ((a, b), (b, a)):
+        if y.type == T.NoneType:
+            if x.type == T.NoneType:
+                return True
+            if not isinstance(x.type, (T.OptionalType, T.UnionType)) and x.type != T.AnyType:
+                return False
+    return None
 
 
 def _identifier(name: str) -> bool:

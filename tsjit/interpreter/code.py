@@ -128,6 +128,9 @@ class _Builder:
         if inline is not None:
             self.emit((inline, ins[0], ins[1], outs[0]), rng)
             return
+        if n.kind in ("prim::TupleUnpack", "prim::ListUnpack"):
+            self.emit((OPN, kernel, ins, outs), rng)   # unpacks even a 1-tuple
+            return
         if len(outs) == 1:
             if len(ins) == 1:
                 self.emit((OP1, kernel, ins[0], outs[0]), rng)

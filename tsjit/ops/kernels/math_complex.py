@@ -37,7 +37,8 @@ def complex_div(x: complex, y: complex) -> complex:
         return complex(float((a * rat + b) * scl), float((b * rat - a) * scl))
 
 
-def _cfun(name: str) -> Callable[[complex], complex]:
+def complex_fn(name: str) -> Callable[[complex], complex]:
+    """The complex function `name` (cmath), with C's infinities where cmath raises."""
     py = getattr(cmath, name)
     npname = {"acos": "arccos", "asin": "arcsin", "atan": "arctan", "acosh": "arccosh",
               "asinh": "arcsinh", "atanh": "arctanh"}.get(name, name)
@@ -53,7 +54,7 @@ def _cfun(name: str) -> Callable[[complex], complex]:
 
 
 def _clog(z: complex) -> complex:
-    return _cfun("log")(z)
+    return complex_fn("log")(z)
 
 
 def _cexp(z: complex) -> complex:
@@ -65,7 +66,7 @@ def _cexp(z: complex) -> complex:
         return complex(math.copysign(math.inf, c) if c else 0.0,
                        math.copysign(math.inf, s) if s else 0.0)
     except ValueError:
-        return _cfun("exp")(z)
+        return complex_fn("exp")(z)
 
 
 def _cmul(a: complex, b: complex) -> complex:
@@ -203,7 +204,7 @@ def log_base_complex(a: Union[Real, complex], b: Union[Real, complex]) -> comple
 # ---- unary functions ---------------------------------------------------------------------
 
 def _register_unary(name: str) -> None:
-    fn = _cfun(name)
+    fn = complex_fn(name)
 
     def kernel(a: complex) -> complex:
         return fn(complex(a))

@@ -14,7 +14,7 @@ import math
 from typing import Callable, Union
 
 from ..registry import op
-from .math_complex import _cfun
+from .math_complex import complex_fn
 from .scalar_common import c_hypot, cast_int, f_floor_to_int, libm, num, to_f32, ts_error, wrap_int32, wrap_int64
 
 Number = Union[int, float, complex]
@@ -49,7 +49,7 @@ _UNARY["radians"] = (_radians, False)
 
 
 def _register_unary(name: str, fn: Callable[[float], float], has_complex: bool) -> None:
-    cfn = _cfun(name) if has_complex else None
+    cfn = complex_fn(name) if has_complex else None
 
     def real(a: float) -> float:
         return fn(float(a))

@@ -53,6 +53,17 @@ def is_scripting() -> bool:
     return True
 
 
+@op("aten::_get_tracing_state() -> bool",
+    "aten::_use_cudnn_rnn_flatten_weight() -> bool",
+    "aten::_nnpack_available() -> bool",
+    "aten::is_vulkan_available() -> bool",
+    "aten::is_autocast_cpu_enabled() -> bool")
+def false_query() -> bool:
+    """Environment queries scripted library code makes: never tracing, no cuDNN, NNPACK,
+    Vulkan or CPU autocast in tsjit."""
+    return False
+
+
 @op("aten::has_torch_function(...) -> bool")
 def has_torch_function(*args: Any) -> bool:
     """False: there are no `__torch_function__` overrides in compiled code."""

@@ -15,7 +15,7 @@ from typing import Optional
 
 from ..registry import op
 from .scalar_common import ts_error
-from .str_common import from_bytes, to_bytes
+from .str_common import from_bytes, rejoin, to_bytes
 
 # Bytes `split()` treats as whitespace / `splitlines()` as line breaks: the ASCII ones plus
 # the bytes of "\x85", "\u2028" and "\u2029" taken one byte at a time.
@@ -125,10 +125,11 @@ def replace(self: str, old: str, new: str, max: int = -1) -> str:
         if max < 0:
             raise ts_error("replace() of an empty pattern without a count never terminates "
                            "in TorchScript")
-        return new * max + self  # each insertion lands in front of the previous one
-    return self.replace(old, new, max if max >= 0 else -1) if self.isascii() and \
-        old.isascii() else from_bytes(to_bytes(self).replace(
-            to_bytes(old), to_bytes(new), max if max >= 0 else -1))
+        return rejoin(new * max + self)  # each insertion lands before the previous one
+    count = max if max >= 0 else -1
+    if self.isascii() and old.isascii() and new.isascii():
+        return self.replace(old, new, count)
+    return from_bytes(to_bytes(self).replace(to_bytes(old), to_bytes(new), count))
 
 
 # ---- split / partition ---------------------------------------------------------------

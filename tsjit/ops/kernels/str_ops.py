@@ -30,7 +30,8 @@ def len_str(s: str) -> int:
     return byte_len(s)
 
 
-@op("aten::__getitem__.str(str s, int index) -> str")
+@op("aten::__getitem__.str(str s, int index) -> str",
+    "prim::StringIndex(str string, int index) -> str")
 def getitem_str(s: str, index: int) -> str:
     """The byte at `index` (negative counts from the end) as a one-byte string."""
     if s.isascii():
