@@ -226,13 +226,13 @@ class Emitter:
                     v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
             elif op in ("in", "not_in"):
                 v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
+                if op == "not_in":
+                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
             elif op in ("is", "is_not") and _static_none_test(lhs, rhs) is not None:
                 # `x is None` when x's type decides it (a None attribute, a non-Optional
                 # value) is a constant, so the dead branch is not compiled, as in PyTorch.
                 same = _static_none_test(lhs, rhs)
                 v = self.emit_constant(same if op == "is" else not same, e.range)
-                if op == "not_in":
-                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
             else:
                 v = self.emit_builtin(COMPARE_OPS[op], [NamedValue(lhs), NamedValue(rhs)], {}, e.range)
             result = v if result is None else self.emit_builtin(
