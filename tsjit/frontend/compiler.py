@@ -178,7 +178,8 @@ class FunctionCompiler(Emitter):
             # `a, b = x, y`: evaluate right to left-free, then assign, without a tuple
             values = [self.emit_expr(e) for e in s.value.elts]
             for t, v in zip(s.targets[0].elts, values):
-                self.assign_to(t, v, s.range)
+                # As in PyTorch (a tuple built and unpacked), the values keep their names.
+                self.assign_to(t, v, s.range, name_value=False)
             return
         value = self.emit_expr(s.value, hint)
         if hint is not None:
@@ -540,7 +541,7 @@ class FunctionCompiler(Emitter):
 
     # --- assignment ---------------------------------------------------------------
     def assign_to(self, target: ast.Expr, value: Value, rng: SourceRange,
-                  declared: Optional[T.Type] = None) -> None:
+                  declared: Optional[T.Type] = None, name_value: bool = True) -> None:
         if isinstance(target, ast.Name):
             prev_declared = self.env.declared_type(target.id)
             if prev_declared is not None and not T.is_subtype(value.type, prev_declared):
@@ -548,7 +549,7 @@ class FunctionCompiler(Emitter):
                     f"Variable '{target.id}' is annotated with type "
                     f"{prev_declared.annotation_str()} but is being assigned to a value of type "
                     f"{value.type.annotation_str()}", rng)
-            self.env.assign(target.id, SimpleValue(value), name_value=True, declared=declared)
+            self.env.assign(target.id, SimpleValue(value), name_value=name_value, declared=declared)
         elif isinstance(target, (ast.TupleLit, ast.ListLit)):
             items = self.emit_tuple_unpack(value, rng, len(target.elts))
             for t, v in zip(target.elts, items):
