@@ -140,6 +140,18 @@ def torch_op(qualified: str) -> Any:
 EXERCISED: set[str] = set()
 
 
+def call_torch(qualified: str, *args: Any) -> Any:
+    """PyTorch's operator on schema-ordered args (keyword-only ones passed by name)."""
+    params = find(qualified).schema.arguments
+    pos, kw = [], {}
+    for p, v in zip(params, args):
+        if p.kwarg_only:
+            kw[p.name] = v if isinstance(v, torch.Tensor) else _to_torch(v)
+        else:
+            pos.append(v if isinstance(v, torch.Tensor) else _to_torch(v))
+    return torch_op(qualified)(*pos, **kw)
+
+
 def run_both(qualified: str, *args: Any) -> tuple[Any, Any]:
     """(tsjit result or exception, torch result or exception) for schema-ordered args."""
     EXERCISED.add(qualified)

@@ -280,3 +280,40 @@ def test_random_kernels() -> None:
     a = k("aten::randn")([4], None, None, None, None).tolist()
     k("aten::manual_seed")(3)
     assert k("aten::randn")([4], None, None, None, None).tolist() == a
+
+
+OUT_CASES = [("aten::add.out", F, G, 2), ("aten::add.Scalar_out", F, 2, 1),
+             ("aten::div.out_mode", F, G, "floor"), ("aten::div.out", I, J),
+             ("aten::tensordot.out", F, G, [1], [1]), ("aten::mm.out", F, G.T),
+             ("aten::sum.IntList_out", F, [1], False, None), ("aten::cat.out", [F, G], 0),
+             ("aten::eq.Tensor_out", F, G), ("aten::clamp.out", F, -0.5, 0.5),
+             ("aten::exp.out", F), ("aten::index_select.out", F, 0, np.array([2, 0])),
+             ("aten::softmax.int_out", F, 1, None), ("aten::linear.out", F, G, None),
+             ("aten::where.self_out", B, F, G), ("aten::matmul.out", F, G.T)]
+
+
+@pytest.mark.parametrize("case", OUT_CASES, ids=lambda c: c[0])
+@pytest.mark.parametrize("out_kind", ["same", "resize", "int"])
+def test_out_variants(case: tuple, out_kind: str) -> None:
+    q, *args = case
+    from tsjit.ops.kernels.tensor_out import _OUT_FORMS
+    base = {f"aten::{b.split('.')[0]}.{ov}": "aten::" + b for b, ov in _OUT_FORMS}[q]
+    ref = O.run_both(base, *args)[1]           # PyTorch's functional result: shape and dtype
+    dt = str(ref.dtype).replace("torch.", "")
+    if out_kind == "resize":
+        # torch cannot resize tensors made by from_numpy: give it one of its own
+        import torch
+        mine = O.kernel(q)(*O._to_tsjit(list(args)), from_numpy(np.zeros((1,), dt)))
+        theirs = O.call_torch(q, *args, torch.zeros(1, dtype=ref.dtype))
+        O.compare(mine, theirs, rtol=1e-5, atol=1e-6)
+        return
+    out = np.zeros(tuple(ref.shape), dt if out_kind == "same" else np.int64)
+    mine, theirs = O.run_both(q, *args, out)
+    O.compare(mine, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_out_writes_into_the_given_tensor() -> None:
+    x = from_numpy(np.zeros(4, np.float32))
+    view = x[1:3]
+    r = O.kernel("aten::add.out")(from_numpy(V[:4]), from_numpy(V[:4]), 1, x)
+    assert r is x and x.tolist() == [0.0, 2.0, 4.0, 6.0] and view.tolist() == [2.0, 4.0]

@@ -196,6 +196,12 @@ def device(a: Tensor) -> Device:
     return CPU
 
 
+@op("prim::type(Device self) -> str")
+def device_type(self: Device) -> str:
+    """The device type name ("cpu")."""
+    return self.type
+
+
 @op("prim::requires_grad(Tensor a) -> bool")
 def requires_grad(a: Tensor) -> bool:
     """The requires_grad flag."""

@@ -193,8 +193,19 @@ _TOPTS = "ScalarType? dtype=None, Device? device=None"
     f"aten::tensor.complex(complex t, *, {_TOPTS}, bool requires_grad=False) -> Tensor")
 def tensor(data: Any, dtype: Any = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
-    """A new tensor from a number or (nested) list; dtype inferred like PyTorch."""
-    return C.tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+    """A new tensor from a number or (nested) list, as TorchScript builds it.
+
+    TorchScript first makes the tensor with the inferred dtype (float lists become the
+    default float32) and only then converts to `dtype`, so float64 lists keep float32
+    rounding and integer lists wrap instead of failing.
+    """
+    t = C.tensor(data, device=device)
+    if dtype is not None and D.as_dtype(dtype) != t.dtype:
+        from .tensor_convert import to_dtype
+        t = to_dtype(t, dtype)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
 
 
 @op(f"aten::as_tensor(Tensor(a) data, *, {_TOPTS}) -> Tensor(b|a)",

@@ -144,11 +144,17 @@ _OUT_FORMS: list[tuple[str, str]] = [
 ]
 
 
-def store_out(r: Any, out: Tensor) -> Tensor:
+# reductions convert their result to any out dtype; other ops refuse a lower category
+_FREE_CAST = {"sum", "nansum", "prod", "amax", "amin", "cumsum", "cumprod", "count_nonzero",
+              "any", "all"}
+
+
+def store_out(r: Any, out: Tensor, checked: bool = True) -> Tensor:
     """Write result r into out (resizing it, converting the dtype) and return out."""
     if not isinstance(r, Tensor):
         raise RuntimeError("out= needs an operator with a single tensor result")
-    D.check_inplace_cast(r.dtype, out.dtype)
+    if checked:
+        D.check_inplace_cast(r.dtype, out.dtype)
     src = r._a
     with np.errstate(all="ignore"):
         if out._a.shape != src.shape:
@@ -168,10 +174,14 @@ def _out_schema(base: str, overload: str) -> str:
             f"{', Tensor(a!) out' if star else ', *, Tensor(a!) out'}) -> Tensor(a!)")
 
 
-def _out_kernel(base: Callable, name: str) -> Callable:
+def _out_kernel(base: Callable, name: str, dtype_pos: int) -> Callable:
+    checked = name.split(".")[0] not in _FREE_CAST
+
     def kernel(*args: Any) -> Tensor:
         *rest, out = args
-        return store_out(base(*rest), out)
+        if dtype_pos >= 0 and rest[dtype_pos] is None and not checked:
+            rest[dtype_pos] = out.dtype        # a reduction computes in out's dtype
+        return store_out(base(*rest), out, checked)
     kernel.__name__ = name
     kernel.__doc__ = f"{name.split('.')[0]} storing into out."
     kernel.__module__ = getattr(base, "__module__", __name__)
@@ -188,8 +198,11 @@ def _register() -> None:
             importlib.import_module(f"{kernels.__name__}.{info.name}")
     for base, overload in _OUT_FORMS:
         q = "aten::" + base
-        k = find(q).kernel
-        op(_out_schema(q, overload))(_out_kernel(k, f"{base.split('.')[0]}.{overload}"))
+        o = find(q)
+        names = [a.name for a in o.schema.arguments]
+        op(_out_schema(q, overload))(_out_kernel(o.kernel, f"{base.split('.')[0]}.{overload}",
+                                                 names.index("dtype") if "dtype" in names
+                                                 else -1))
 
 
 _register()
