@@ -94,6 +94,9 @@ class PythonResolver(Resolver):
         pyfn = self.script.unused_methods.get((id(t), name))
         if pyfn is not None:
             return IgnoredMethod(pyfn, self)
+        fn = self.script.function_attributes.get((id(t), name))
+        if fn is not None:
+            return self.to_sugared(fn, name, c, rng)
         return super().missing_attribute(c, obj, t, name, rng)
 
     def to_sugared(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:

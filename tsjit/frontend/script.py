@@ -71,6 +71,7 @@ class ScriptCompiler:
         self.classes: dict[Any, T.Type] = {}
         self.module_types: dict[tuple, T.ClassType] = {}
         self.unused_methods: dict[tuple[int, str], Any] = {}
+        self.function_attributes: dict[tuple[int, str], Any] = {}
 
     # --- Python objects seen from scripted code ------------------------------------
     def python_value(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
@@ -232,12 +233,18 @@ class ScriptCompiler:
             if _is_final(ann):
                 constants.add(name)
         attrs: list[tuple[str, T.Type, bool, bool]] = []
+        functions: dict[str, Any] = {}
         for name, p in m._parameters.items():
             attrs.append((name, T.TensorType if p is not None else T.NoneType, True, False))
         for name, b in m._buffers.items():
             attrs.append((name, T.TensorType if b is not None else T.NoneType, False, True))
         for name, value in vars(m).items():
             if name in IGNORED_MODULE_ATTRIBUTES or name in constants or name in subs:
+                continue
+            if inspect.isfunction(value) or getattr(value, "__tsjit_op__", None) or \
+                    (callable(value) and not isinstance(value, type) and not hasattr(value, "_modules")
+                     and (getattr(value, "__module__", "") or "").startswith("tsjit.")):
+                functions[name] = value   # e.g. `self.activation = F.relu`: a static callee
                 continue
             if callable(value) and not isinstance(value, (list, dict, tuple, Tensor)):
                 continue
@@ -257,7 +264,8 @@ class ScriptCompiler:
             attrs.append((name, declared if isinstance(declared, T.InterfaceType) else info.type,
                           False, False))
         key = (type(m), tuple((n, t, p, b) for n, t, p, b in attrs),
-               tuple(sorted(const_values.items(), key=lambda kv: kv[0])))
+               tuple(sorted(const_values.items(), key=lambda kv: kv[0])),
+               tuple(sorted((n, id(f)) for n, f in functions.items())))
         t = self.module_types.get(key)
         if t is None:
             t = T.ClassType(self.cu.unique_name(qualified_name(type(m))), is_module=True)
@@ -267,6 +275,8 @@ class ScriptCompiler:
             self.cu.register_type(t)
             self.module_types[key] = t
             self.declare_module_methods(t, type(m))
+            for n, f in functions.items():
+                self.function_attributes[(id(t), n)] = f
         return ModuleTypeInfo(t, subs)
 
     def declare_module_methods(self, t: T.ClassType, cls: type) -> None:
