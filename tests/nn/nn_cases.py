@@ -130,6 +130,14 @@ NORM = [
     Case("LayerNorm-nobias", lambda nn: nn.LayerNorm(5, bias=False), x(3, 5)),
     Case("GroupNorm", lambda nn: nn.GroupNorm(2, 4), x(3, 4, 5, 2), train=True),
     Case("RMSNorm", lambda nn: nn.RMSNorm([4], eps=1e-6), x(3, 5, 4)),
+    Case("BatchNorm2d-nobias", lambda nn: nn.BatchNorm2d(3, bias=False), x(4, 3, 5, 6),
+         train=True),
+    Case("GroupNorm-nobias", lambda nn: nn.GroupNorm(3, 6, bias=False), x(2, 6, 4)),
+    Case("InstanceNorm1d", lambda nn: nn.InstanceNorm1d(3), x(2, 3, 7), train=True),
+    Case("InstanceNorm2d-affine-stats", lambda nn: nn.InstanceNorm2d(
+        3, affine=True, track_running_stats=True), x(2, 3, 4, 5), train=True),
+    Case("InstanceNorm2d-unbatched", lambda nn: nn.InstanceNorm2d(3, affine=True),
+         x(3, 4, 5), train=True),
 ]
 
 SPARSE = [

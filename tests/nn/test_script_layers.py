@@ -51,11 +51,6 @@ CONST_SUBMODULE = (
     "`TransformerEncoder.__constants__ = ['norm']` with norm=LayerNorm(8) -> CompileError: "
     "constant 'norm' of type LayerNorm is not supported; constants must be numbers, strings, "
     "None or tuples of them")
-FUNCTION_ATTRIBUTE = (
-    "function-valued module attributes: `self.activation = F.relu` then "
-    "`self.activation(self.linear1(x))` (nn/modules/transformer.py _ff_block) -> CompileError: "
-    "Module 'TransformerEncoderLayer' has no attribute 'activation'")
-
 GAPS = {
     REFINE_SCOPE: ["RNNCell", "GRUCell"],
     REFINE_SCOPE_INTERP: ["Upsample-bilinear-align"],
@@ -67,8 +62,6 @@ GAPS = {
     TUPLE_ITER: ["LSTMCell", "LSTMCell-nohx-unbatched"],
     DEFAULT_EXPR: ["RReLU-eval"],
     CONST_SUBMODULE: ["TransformerEncoder", "TransformerDecoder", "Transformer"],
-    FUNCTION_ATTRIBUTE: ["TransformerEncoderLayer", "TransformerEncoderLayer-gelu-normfirst-bf",
-                         "TransformerEncoder-causal", "TransformerDecoderLayer"],
 }
 XFAIL = {case_id: reason for reason, ids in GAPS.items() for case_id in ids}
 

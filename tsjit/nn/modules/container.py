@@ -19,6 +19,18 @@ def _abs_index(idx: Any, n: int) -> int:
     return idx % n if n else idx
 
 
+_LEGACY_TYPE = {"float32": "Float", "float64": "Double", "float16": "Half",
+                "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
+                "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
+
+
+def _typename(t: Tensor) -> str:
+    """PyTorch's legacy type name of a tensor ("torch.FloatTensor")."""
+    name = str(t.dtype).replace("torch.", "")
+    return f"torch.{_LEGACY_TYPE.get(name, name)}Tensor"
+
+
 class Sequential(Module):
     """Modules called one after the other; built from modules or an OrderedDict of them."""
 
@@ -165,6 +177,24 @@ class ModuleList(Module):
         v = self[key]
         del self[key]
         return v
+
+    def __repr__(self) -> str:
+        # runs of equal children print once, as "(0-5): 6 x Layer(...)" (like PyTorch)
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs: list[list] = []   # [first index, last index, repr]
+        for i, r in enumerate(reprs):
+            if runs and runs[-1][2] == r:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, r])
+        lines = []
+        for first, last, r in runs:
+            head = f"({first})" if first == last else f"({first}-{last}): {last - first + 1} x"
+            text = f"{head}: {r}" if first == last else f"{head} {r}"
+            lines.append(text.replace("\n", "\n  "))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
     def extend(self, modules: Iterable[Module]) -> "ModuleList":
         """Append every module of an iterable."""
@@ -363,6 +393,17 @@ class ParameterDict(Module):
         """Remove every parameter."""
         for k in list(self._keys):
             del self[k]
+
+    def extra_repr(self) -> str:
+        lines = []
+        for k, p in self.items():
+            if isinstance(p, Tensor):
+                size_str = "x".join(str(s) for s in p.size())
+                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+                lines.append(f"  ({k}): {kind} containing: [{_typename(p)} of size {size_str}]")
+            else:
+                lines.append(f"  ({k}): Object of type: {type(p).__name__}")
+        return "\n".join(lines)
 
     def update(self, parameters: Any) -> None:
         """Add parameters from a mapping or an iterable of (name, value) pairs."""
