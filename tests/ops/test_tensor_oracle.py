@@ -32,7 +32,7 @@ requires_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not instal
 
 # Examples per property: small by default to keep CI fast, raise it for a thorough run
 # (TSJIT_TENSOR_EXAMPLES=200 pytest tests/ops).
-EXAMPLES = int(os.environ.get("TSJIT_TENSOR_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("TSJIT_TENSOR_EXAMPLES", "10"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 

@@ -208,6 +208,7 @@ def test_complex_and_prims() -> None:
               "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu"):
         assert k(f"prim::{n}")(t) is False
     assert k("prim::layout")(t) == 0 and k("prim::name")(t) is None
+    assert k("prim::type")(k("prim::device")(t)) == "cpu"
     d = k("prim::data")(t)
     assert d.tolist() == 2.0 and np.shares_memory(d.numpy(), t.numpy())
     assert k("aten::tensor.complex")(1 + 2j, None, None, False).dtype == D.complex64

@@ -85,7 +85,7 @@ def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     raise TypeError(f"expected a number but got {type(v).__name__}")
 
 
-_CTYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
+_CTYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
            "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double",
            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
            "bool": "bool", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t"}

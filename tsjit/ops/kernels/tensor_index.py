@@ -576,6 +576,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         if value._a.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._a.ndim} dimensions.")
+        if self._a.size == 0:
+            return self            # nothing is converted, so nothing can overflow
         value = value.item()
     self._writable()[...] = checked_scalar(value, self.dtype)
     return self
