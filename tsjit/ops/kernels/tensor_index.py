@@ -576,9 +576,9 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         if value._a.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._a.ndim} dimensions.")
-        if self._a.size == 0:
-            return self            # nothing is converted, so nothing can overflow
-        value = value.item()
+        # a tensor value is copied (converted like copy_, unchecked); a Scalar is checked
+        self._writable()[...] = to_np(value, self.dtype)
+        return self
     self._writable()[...] = checked_scalar(value, self.dtype)
     return self
 
