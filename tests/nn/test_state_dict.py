@@ -22,6 +22,11 @@ EXTRA = [
     ("GRU-2layer", lambda nn: nn.GRU(3, 5, 2, dropout=0.2)),
     ("MHA-kdim", lambda nn: nn.MultiheadAttention(8, 2, kdim=4, vdim=6, add_bias_kv=True)),
     ("BatchNorm1d-no-stats", lambda nn: nn.BatchNorm1d(3, track_running_stats=False)),
+    ("InstanceNorm3d", lambda nn: nn.InstanceNorm3d(4)),
+    ("Embedding-from_pretrained", lambda nn: nn.Embedding.from_pretrained(
+        _t(nn, 4, 3) + 1, padding_idx=1)),
+    ("Sequential-nested", lambda nn: nn.Sequential(nn.Sequential(nn.Linear(2, 2), nn.ReLU()),
+                                                   nn.ModuleList([nn.Identity(), nn.Tanh()]))),
 ]
 
 
@@ -115,3 +120,8 @@ def test_scripted_names_follow_torch():
     F = jnn.functional
     for name in ["interpolate", "multi_head_attention_forward", "cross_entropy", "relu"]:
         assert getattr(F, name).__module__ == "tsjit.nn.functional"
+
+
+@pytest.mark.parametrize("build", [b for _, b in BUILDERS], ids=[i for i, _ in BUILDERS])
+def test_repr_matches_torch(build):
+    assert repr(build(jnn)) == repr(build(tnn))
