@@ -13,7 +13,7 @@ import collections
 import importlib
 import pkgutil
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 
@@ -331,7 +331,3 @@ def first_arg_is_self(name: str) -> bool:
                 raws[0].startswith("Tensor") and "[" not in raws[0]:
             return True
     return False
-
-
-def _opt(x: Optional[Any]) -> Any:
-    return x
