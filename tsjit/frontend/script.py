@@ -26,6 +26,7 @@ from ..tensor import Device, Tensor, dtype as TensorDtype
 from . import ast
 from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
+from .emitter import constant_type
 from .parser import parse_class, parse_def
 from .resolver import PythonModuleValue, PythonResolver
 from .sugared import BuiltinFunction, ClassValue, FunctionValue, SimpleValue, SugaredValue
@@ -347,18 +348,8 @@ def _freeze_constant(value: Any, name: str) -> Any:
 
 def infer_type(value: Any) -> Optional[T.Type]:
     """The TorchScript type of a Python value, or None when it has none."""
-    if value is None:
-        return T.NoneType
-    if isinstance(value, bool):
-        return T.BoolType
-    if isinstance(value, int):
-        return T.IntType
-    if isinstance(value, float):
-        return T.FloatType
-    if isinstance(value, str):
-        return T.StrType
-    if isinstance(value, Tensor):
-        return T.TensorType
+    if value is None or isinstance(value, (bool, int, float, str, complex, Tensor)):
+        return constant_type(value)
     if isinstance(value, Device):
         return T.DeviceType
     if isinstance(value, tuple):

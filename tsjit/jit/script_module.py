@@ -64,14 +64,11 @@ def _accepts(t: T.Type, v: Any) -> bool:
     return value_is(v, t)
 
 
-class ScriptFunction:
-    """A compiled free function: call it, look at `.graph` and `.code`."""
+class _Compiled:
+    """What scripted functions and methods show: graph, schema, name, printed code."""
 
-    def __init__(self, fn: Function) -> None:
-        self.function = fn
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return call_function(self.function, bind_arguments(self.function, args, kwargs, False))
+    function: Function
+    _is_method = False
 
     @property
     def graph(self) -> Graph:
@@ -93,15 +90,28 @@ class ScriptFunction:
     def code(self) -> str:
         from ..printer import PythonPrinter
         p = PythonPrinter()
-        p.print_function(self.function)
+        # A method prints with a bare `self`, as PyTorch's `.code` does.
+        p.print_function(self.function, is_method=self._is_method, annotate_self=False)
         return p.w.text()
+
+
+class ScriptFunction(_Compiled):
+    """A compiled free function: call it, look at `.graph` and `.code`."""
+
+    def __init__(self, fn: Function) -> None:
+        self.function = fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return call_function(self.function, bind_arguments(self.function, args, kwargs, False))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
 
 
-class ScriptMethod:
+class ScriptMethod(_Compiled):
     """A method bound to its module."""
+
+    _is_method = True
 
     def __init__(self, owner: "ScriptModule", fn: Function) -> None:
         self.owner = owner
@@ -110,25 +120,6 @@ class ScriptMethod:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         bound = bind_arguments(self.function, args, kwargs, True)
         return _wrap_result(call_function(self.function, [self.owner._c] + bound))
-
-    @property
-    def graph(self) -> Graph:
-        return self.function.graph
-
-    @property
-    def schema(self) -> Any:
-        return self.function.schema
-
-    @property
-    def name(self) -> str:
-        return self.function.name
-
-    @property
-    def code(self) -> str:
-        from ..printer import PythonPrinter
-        p = PythonPrinter()
-        p.print_function(self.function, is_method=True, annotate_self=False)
-        return p.w.text()
 
 
 def _wrap_result(v: Any) -> Any:

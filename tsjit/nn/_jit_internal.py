@@ -28,6 +28,7 @@ def boolean_dispatch(arg_name: str, arg_index: int, default: bool, if_true: Call
     """A function calling `if_true` or `if_false` depending on the bool argument `arg_name`
     (positional index `arg_index`), so each implementation has one fixed return type."""
     def fn(*args: Any, **kwargs: Any) -> Any:
+        """Call if_true or if_false as the flag says."""
         if arg_name in kwargs:
             flag = kwargs[arg_name]
         elif arg_index < len(args):

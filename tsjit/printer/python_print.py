@@ -439,9 +439,7 @@ class PythonPrinter:
                 return f"annotate({self.type_str(n.output().type)}, {{}})"
             pairs = [f"{self.expr(ins[i])}: {self.expr(ins[i + 1])}" for i in range(0, len(ins), 2)]
             return "{" + ", ".join(pairs) + "}"
-        if k == "prim::TupleIndex":
-            return f"{self.expr(ins[0])}[{self.expr(ins[1])}]"
-        if k == "aten::__getitem__":
+        if k in ("prim::TupleIndex", "aten::__getitem__"):
             return f"{self.expr(ins[0])}[{self.expr(ins[1])}]"
         if k == "prim::unchecked_cast":
             return f"unchecked_cast({self.type_str(n.output().type)}, {self.expr(ins[0])})"

@@ -116,25 +116,30 @@ class Module:
 
     # --- traversal ----------------------------------------------------------------
     def named_modules(self, prefix: str = "") -> Iterator[tuple[str, "Module"]]:
+        """(dotted name, module) for self and every descendant, depth first."""
         yield prefix, self
         for name, m in self._modules.items():
             if m is not None:
                 yield from m.named_modules(f"{prefix}.{name}" if prefix else name)
 
     def modules(self) -> Iterator["Module"]:
+        """Self and every descendant module."""
         for _, m in self.named_modules():
             yield m
 
     def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        """(name, module) for the direct submodules."""
         for name, m in self._modules.items():
             if m is not None:
                 yield name, m
 
     def children(self) -> Iterator["Module"]:
+        """The direct submodules."""
         for _, m in self.named_children():
             yield m
 
     def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """(dotted name, parameter), each parameter once."""
         seen: set[int] = set()
         mods = self.named_modules(prefix) if recurse else iter([(prefix, self)])
         for mp, m in mods:
@@ -144,10 +149,12 @@ class Module:
                     yield (f"{mp}.{name}" if mp else name), p
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every parameter, once."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """(dotted name, buffer) for every buffer that is not None."""
         mods = self.named_modules(prefix) if recurse else iter([(prefix, self)])
         for mp, m in mods:
             for name, b in m._buffers.items():
@@ -155,6 +162,7 @@ class Module:
                     yield (f"{mp}.{name}" if mp else name), b
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Every buffer that is not None."""
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 

@@ -120,6 +120,7 @@ class RNNBase(Module):
         return [[getattr(self, w) for w in weights] for weights in self._all_weights]
 
     def check_input(self, input: Tensor, batch_sizes: Optional[Tensor]) -> None:
+        """Check the input rank and feature size."""
         expected_input_dim = 2 if batch_sizes is not None else 3
         if input.dim() != expected_input_dim:
             raise RuntimeError("input must have {} dimensions, got {}".format(
@@ -130,6 +131,7 @@ class RNNBase(Module):
 
     def get_expected_hidden_size(self, input: Tensor,
                                  batch_sizes: Optional[Tensor]) -> Tuple[int, int, int]:
+        """(layers * directions, batch, hidden or projection size) for this input."""
         if batch_sizes is not None:
             mini_batch = int(batch_sizes[0])
         else:
@@ -145,11 +147,13 @@ class RNNBase(Module):
 
     def check_hidden_size(self, hx: Tensor, expected_hidden_size: Tuple[int, int, int],
                           msg: str = "Expected hidden size {}, got {}") -> None:
+        """Raise if hx does not have the expected size."""
         if hx.size() != expected_hidden_size:
             raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
 
     def check_forward_args(self, input: Tensor, hidden: Tensor,
                            batch_sizes: Optional[Tensor]) -> None:
+        """Check the input and the initial hidden state."""
         self.check_input(input, batch_sizes)
         expected_hidden_size = self.get_expected_hidden_size(input, batch_sizes)
         self.check_hidden_size(hidden, expected_hidden_size)
@@ -240,6 +244,7 @@ class LSTM(RNNBase):
 
     def get_expected_cell_size(self, input: Tensor,
                                batch_sizes: Optional[Tensor]) -> Tuple[int, int, int]:
+        """(layers * directions, batch, hidden size): the expected cell state size."""
         if batch_sizes is not None:
             mini_batch = int(batch_sizes[0])
         else:
@@ -249,6 +254,7 @@ class LSTM(RNNBase):
 
     def check_forward_args(self, input: Tensor, hidden: Tuple[Tensor, Tensor],  # type: ignore[override]
                            batch_sizes: Optional[Tensor]) -> None:
+        """Check the input and the initial (h, c)."""
         self.check_input(input, batch_sizes)
         self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
                                "Expected hidden[0] size {}, got {}")

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 def _ntuple(n: int, name: str = "parse") -> Callable[[Any], tuple]:
     def parse(x: Any) -> tuple:
+        """x as an n-tuple (an iterable is converted, a scalar repeated)."""
         if isinstance(x, collections.abc.Iterable) and not isinstance(x, str):
             return tuple(x)
         return tuple(repeat(x, n))

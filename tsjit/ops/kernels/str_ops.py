@@ -83,12 +83,11 @@ def join(self: str, values: list[str]) -> str:
 
 @op("aten::ord(str string) -> int")
 def ord_(string: str) -> int:
-    """The value of a one-byte string (a C `char`, so bytes >= 0x80 are negative)."""
+    """The value (0-255) of a one-byte string."""
     b = to_bytes(string)
     if len(b) != 1:
         raise ts_error(f"String for ord() must be 1 character, found {len(b)}")
-    v = b[0]
-    return v - 256 if v >= 128 else v
+    return b[0]
 
 
 @op("aten::chr(int i) -> str")
