@@ -1,0 +1,66 @@
+"""Loading the shared benchmark workloads (../shared/bench) with `torch` bound to tsjit or
+to PyTorch, side by side in one process."""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable, Iterator
+
+BENCH = os.environ.get("TSJIT_BENCH_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "shared", "bench"))
+
+
+@contextlib.contextmanager
+def torch_is(torch_like: Any) -> Iterator[None]:
+    """`import torch` gives `torch_like` while the block runs."""
+    import tsjit
+    names = ["torch", "torch.nn", "torch.nn.functional", "torch.jit"]
+    saved = {k: sys.modules.get(k) for k in names}
+    if torch_like is tsjit:
+        import tsjit.nn.functional
+        sys.modules.update({"torch": tsjit, "torch.nn": tsjit.nn,
+                            "torch.nn.functional": tsjit.nn.functional, "torch.jit": tsjit.jit})
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+def load_workload(name: str, torch_like: Any, tag: str) -> Any:
+    """../shared/bench/<name>.py imported as a fresh module (fresh classes) using torch_like."""
+    path = os.path.join(BENCH, f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_{tag}", path)
+    module = importlib.util.module_from_spec(spec)
+    with torch_is(torch_like):
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def median_time(fn: Callable[[], Any], repeat: int = 7, warmup: int = 1) -> float:
+    """Median wall time of fn() in seconds."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def try_import_torch() -> Any:
+    try:
+        import torch
+        torch.set_num_threads(1)
+        return torch
+    except ImportError:
+        return None
