@@ -12,16 +12,23 @@ from tsjit.ops import find
 INT64 = st.integers(-(2 ** 63), 2 ** 63 - 1)
 
 
-ARITH = tsjit.jit.CompilationUnit("def f(a: int, b: int) -> Tuple[int, int, int]:\n"
-                                  "    return a + b, a - b, a * b\n")
+ARITH = tsjit.jit.CompilationUnit("def f(a: int, b: int) -> Tuple[int, int, int, int, int]:\n"
+                                  "    return a + b, a - b, a * b, a % b, a // b\n")
+EDGES = st.sampled_from([0, 1, -1, 2, -2, 2 ** 62, -(2 ** 62), 2 ** 63 - 1, -(2 ** 63)])
 
 
-@given(INT64, INT64)
+@given(st.one_of(INT64, EDGES), st.one_of(INT64, EDGES))
 def test_inline_int_ops_match_kernels(a, b):
-    cu = ARITH
-    expected = tuple(find(name).kernel(a, b) for name in ("aten::add.int", "aten::sub.int",
-                                                          "aten::mul.int"))
-    assert cu.f(a, b) == expected
+    names = ("aten::add.int", "aten::sub.int", "aten::mul.int", "aten::remainder.int",
+             "aten::floordiv.int")
+    try:
+        expected = tuple(find(name).kernel(a, b) for name in names)
+    except Exception as err:  # noqa: BLE001
+        with pytest.raises(tsjit.ScriptError) as info:
+            ARITH.f(a, b)
+        assert str(err) in str(info.value)
+        return
+    assert ARITH.f(a, b) == expected
 
 
 @given(INT64, INT64)

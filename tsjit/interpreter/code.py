@@ -17,12 +17,14 @@ from ..ir.diagnostics import SourceRange, TsjitError
 from ..ops import registry
 import operator
 
-from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IMUL, ISUB, JF, JUMP, LOOP, MOVE,
-                           MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET, SETATTR)
+from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
+                           LOOP, MOVE, MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
+                           SETATTR)
 
 # Operators the loop computes inline, and pure int comparisons whose C implementation
 # (the `operator` module) gives exactly the registered kernel's result.
-INLINE_INT_OPS = {"aten::add.int": IADD, "aten::sub.int": ISUB, "aten::mul.int": IMUL}
+INLINE_INT_OPS = {"aten::add.int": IADD, "aten::sub.int": ISUB, "aten::mul.int": IMUL,
+                  "aten::remainder.int": IREM, "aten::floordiv.int": IFDIV}
 C_KERNELS = {"aten::eq.int": operator.eq, "aten::ne.int": operator.ne,
              "aten::lt.int": operator.lt, "aten::le.int": operator.le,
              "aten::gt.int": operator.gt, "aten::ge.int": operator.ge,
@@ -126,7 +128,8 @@ class _Builder:
     def op(self, n: Node, kernel: Any, ins: tuple, outs: tuple, rng: Optional[SourceRange]) -> None:
         inline = INLINE_INT_OPS.get(n.schema.qualified) if n.schema is not None else None
         if inline is not None:
-            self.emit((inline, ins[0], ins[1], outs[0]), rng)
+            # IREM / IFDIV keep the kernel for the rare operands the fast path leaves out.
+            self.emit((inline, ins[0], ins[1], outs[0], kernel), rng)
             return
         if n.kind in ("prim::TupleUnpack", "prim::ListUnpack"):
             self.emit((OPN, kernel, ins, outs), rng)   # unpacks even a 1-tuple

@@ -31,6 +31,8 @@ is what the per-node budget allows in Python.
 | IADD     | a, b, out                    | r[out] = r[a] + r[b], wrapped to int64 (aten::add.int)   |
 | ISUB     | a, b, out                    | r[out] = r[a] - r[b], wrapped to int64 (aten::sub.int)   |
 | IMUL     | a, b, out                    | r[out] = r[a] * r[b], wrapped to int64 (aten::mul.int)   |
+| IREM     | a, b, out, kernel            | int64 remainder (aten::remainder.int); kernel for edges  |
+| IFDIV    | a, b, out, kernel            | int64 floor division (aten::floordiv.int); kernel for edges |
 | BACK     | srcs, dsts, trip, max, cond, body | loop back edge: r[dsts] = r[srcs]; r[trip] += 1;    |
 |          |                              | if r[trip] < r[max] and r[cond]: pc = body, else go on   |
 
@@ -44,7 +46,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 OP1, OP2, OP3, OP, OPN, OPV, MOVE, MOVES, JUMP, JF, LOOP, NEXT, GETATTR, SETATTR, CALL, \
-    CALLI, RAISE, RET, OP2JF, BACK, IADD, ISUB, IMUL = range(23)
+    CALLI, RAISE, RET, OP2JF, BACK, IADD, ISUB, IMUL, IREM, IFDIV = range(25)
 
 
 class OpcodeInfo(NamedTuple):
@@ -77,6 +79,8 @@ OPCODES: dict[int, OpcodeInfo] = {
     IADD: OpcodeInfo("IADD", ("a", "b", "out"), "int64 addition"),
     ISUB: OpcodeInfo("ISUB", ("a", "b", "out"), "int64 subtraction"),
     IMUL: OpcodeInfo("IMUL", ("a", "b", "out"), "int64 multiplication"),
+    IREM: OpcodeInfo("IREM", ("a", "b", "out", "kernel"), "int64 remainder"),
+    IFDIV: OpcodeInfo("IFDIV", ("a", "b", "out", "kernel"), "int64 floor division"),
 }
 
 

@@ -8,10 +8,14 @@ from ..ir.diagnostics import TsjitError
 from .code import Code, build_code
 from .errors import ScriptError
 from ..ops.formatting import wrap_int64
-from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IMUL, ISUB, JF, JUMP, LOOP, MOVE,
-                           MOVES, NEXT, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET, SETATTR)
+from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
+                           LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
+                           SETATTR)
 
 _LO, _HI = -(1 << 63), (1 << 63) - 1
+# Below this magnitude of the divisor, Python's `%` equals TorchScript's int64 remainder
+# ((b + a % b) % b with C semantics): the intermediate sum cannot overflow.
+_HALF = 1 << 62
 
 
 def code_for(fn: Function) -> Code:
@@ -29,6 +33,9 @@ def call_function(fn: Function, args: list) -> Any:
 
 def run(code: Code, args: list) -> Any:
     """Execute `code` with `args` in its first registers; returns the graph's output."""
+    # Opcodes as locals: a local load is cheaper than a global one in the hot loop.
+    _OP2, _OP2JF, _BACK, _MOVE, _IADD, _IREM, _IFDIV, _JUMP, _IMUL, _ISUB, _OP1, _LOOP, _JF, _MOVES, _NEXT, _OP3, _GETATTR, _OP, _CALL, _SETATTR, _OPV, _OPN, _RET, _CALLI, _RAISE = \
+        OP2, OP2JF, BACK, MOVE, IADD, IREM, IFDIV, JUMP, IMUL, ISUB, OP1, LOOP, JF, MOVES, NEXT, OP3, GETATTR, OP, CALL, SETATTR, OPV, OPN, RET, CALLI, RAISE
     r = code.template[:]
     r[:len(args)] = args
     instructions = code.instructions
@@ -39,12 +46,12 @@ def run(code: Code, args: list) -> Any:
             op = ins[0]
             pc += 1
             # The most frequent instructions are tested first.
-            if op == OP2:
+            if op == _OP2:
                 r[ins[4]] = ins[1](r[ins[2]], r[ins[3]])
-            elif op == OP2JF:
+            elif op == _OP2JF:
                 if not ins[1](r[ins[2]], r[ins[3]]):
                     pc = ins[4]
-            elif op == BACK:
+            elif op == _BACK:
                 srcs = ins[1]
                 if len(srcs) == 1:
                     r[ins[2][0]] = r[srcs[0]]
@@ -56,66 +63,78 @@ def run(code: Code, args: list) -> Any:
                 r[ins[3]] = t
                 if t < r[ins[4]] and r[ins[5]]:
                     pc = ins[6]
-            elif op == MOVE:
+            elif op == _MOVE:
                 r[ins[2]] = r[ins[1]]
-            elif op == IADD:
+            elif op == _IADD:
                 v = r[ins[1]] + r[ins[2]]
                 r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
-            elif op == JUMP:
+            elif op == _IREM:
+                b = r[ins[2]]
+                if 0 < b < _HALF or -_HALF < b < 0:
+                    r[ins[3]] = r[ins[1]] % b
+                else:
+                    r[ins[3]] = ins[4](r[ins[1]], b)
+            elif op == _IFDIV:
+                b = r[ins[2]]
+                if b > 0 or b < -1:   # no zero division, no INT64_MIN // -1 overflow
+                    r[ins[3]] = r[ins[1]] // b
+                else:
+                    r[ins[3]] = ins[4](r[ins[1]], b)
+            elif op == _JUMP:
                 pc = ins[1]
-            elif op == IMUL:
+            elif op == _IMUL:
                 v = r[ins[1]] * r[ins[2]]
                 r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
-            elif op == ISUB:
+            elif op == _ISUB:
                 v = r[ins[1]] - r[ins[2]]
                 r[ins[3]] = v if _LO <= v <= _HI else wrap_int64(v)
-            elif op == OP1:
+            elif op == _OP1:
                 r[ins[3]] = ins[1](r[ins[2]])
-            elif op == LOOP:
+            elif op == _LOOP:
                 if not (r[ins[1]] < r[ins[2]] and r[ins[3]]):
                     pc = ins[4]
-            elif op == JF:
+            elif op == _JF:
                 if not r[ins[1]]:
                     pc = ins[2]
-            elif op == MOVES:
+            elif op == _MOVES:
                 vals = [r[s] for s in ins[1]]
                 for d, v in zip(ins[2], vals):
                     r[d] = v
-            elif op == NEXT:
+            elif op == _NEXT:
                 r[ins[1]] += 1
                 pc = ins[2]
-            elif op == OP3:
+            elif op == _OP3:
                 r[ins[5]] = ins[1](r[ins[2]], r[ins[3]], r[ins[4]])
-            elif op == GETATTR:
+            elif op == _GETATTR:
                 r[ins[3]] = r[ins[2]].slots[ins[1]]
-            elif op == OP:
+            elif op == _OP:
                 r[ins[3]] = ins[1](*[r[i] for i in ins[2]])
-            elif op == CALL:
+            elif op == _CALL:
                 fn = ins[1]
                 callee = fn.executor or code_for(fn)
                 r[ins[3]] = run(callee, [r[i] for i in ins[2]])
-            elif op == SETATTR:
+            elif op == _SETATTR:
                 obj = r[ins[2]]
                 slots = obj.slots
                 if ins[1] >= len(slots):
                     obj._grow()
                 slots[ins[1]] = r[ins[3]]
-            elif op == OPV:
+            elif op == _OPV:
                 ins[1](*[r[i] for i in ins[2]])
-            elif op == OPN:
+            elif op == _OPN:
                 results = ins[1](*[r[i] for i in ins[2]])
                 for d, v in zip(ins[3], results):
                     r[d] = v
-            elif op == RET:
+            elif op == _RET:
                 outs = ins[1]
                 return r[outs[0]] if len(outs) == 1 else tuple(r[o] for o in outs)
-            elif op == CALLI:
+            elif op == _CALLI:
                 obj = r[ins[2][0]]
                 fn = obj.type.methods.get(ins[1])
                 if fn is None:
                     raise ScriptError(f"object of type {obj.type.name} has no method '{ins[1]}'")
                 r[ins[3]] = run(fn.executor or code_for(fn), [r[i] for i in ins[2]])
-            elif op == RAISE:
+            elif op == _RAISE:
                 cls = r[ins[2]] or "builtins.Exception"
                 raise ScriptError(r[ins[1]], cls.rsplit(".", 1)[-1])
             else:
