@@ -176,12 +176,16 @@ def multi_head_attention_forward(
             key.shape, value.shape)
 
     if not use_separate_proj_weight:
-        assert in_proj_weight is not None, "use_separate_proj_weight is False but in_proj_weight is None"
+        assert in_proj_weight is not None, \
+            "use_separate_proj_weight is False but in_proj_weight is None"
         q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
     else:
-        assert q_proj_weight is not None, "use_separate_proj_weight is True but q_proj_weight is None"
-        assert k_proj_weight is not None, "use_separate_proj_weight is True but k_proj_weight is None"
-        assert v_proj_weight is not None, "use_separate_proj_weight is True but v_proj_weight is None"
+        assert q_proj_weight is not None, \
+            "use_separate_proj_weight is True but q_proj_weight is None"
+        assert k_proj_weight is not None, \
+            "use_separate_proj_weight is True but k_proj_weight is None"
+        assert v_proj_weight is not None, \
+            "use_separate_proj_weight is True but v_proj_weight is None"
         if in_proj_bias is None:
             b_q: Optional[Tensor] = None
             b_k: Optional[Tensor] = None
@@ -268,7 +272,8 @@ def multi_head_attention_forward(
     if need_weights:
         _B, _Nt, E = q.shape
         q_scaled = q * math.sqrt(1.0 / float(E))
-        assert not (is_causal and attn_mask is None), "FIXME: is_causal not implemented for need_weights"
+        assert not (is_causal and attn_mask is None), \
+            "FIXME: is_causal not implemented for need_weights"
         if attn_mask is not None:
             attn_output_weights = torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
         else:

@@ -6,7 +6,8 @@ the kernels) and compile to the operator. Functions with logic of their own (arg
 checks, reshapes, `inplace` flags) are Python functions written in the TorchScript subset;
 `tsjit.script` compiles them (archives name them `__torch__.torch.nn.functional.*`).
 Attention, resampling and losses live in `_functional_attention.py`,
-`_functional_resample.py` and `_functional_loss.py` (file size); they are re-exported here under this module's name.
+`_functional_resample.py` and `_functional_loss.py` (file size); they are re-exported here
+under this module's name.
 """
 from __future__ import annotations
 
@@ -545,9 +546,9 @@ __all__ = [
     "silu", "mish", "hardsigmoid", "hardswish", "glu", "tanhshrink", "softsign", "softmax",
     "softmin", "log_softmax", "normalize", "dropout", "alpha_dropout", "feature_alpha_dropout",
     "dropout1d", "dropout2d", "dropout3d", "batch_norm", "instance_norm", "layer_norm",
-    "group_norm", "rms_norm", "embedding", "one_hot", "max_pool1d", "max_pool2d", "max_pool3d",
-    "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices", "adaptive_avg_pool2d",
-    "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "group_norm", "rms_norm", "embedding", "one_hot", "max_pool1d", "max_pool2d",
+    "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_pool3d_with_indices", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "interpolate",
     "upsample", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "binary_cross_entropy_with_logits", "multi_head_attention_forward",
@@ -562,9 +563,9 @@ __all__ = [
 
 # Defined in helper files for size; renamed so that scripted code and archives call them
 # `torch.nn.functional.<name>`, as PyTorch does.
-from ._functional_attention import (_canonical_mask, _in_projection, _in_projection_packed,  # noqa: E402
-                                    _mha_shape_check, _none_or_dtype,
-                                    multi_head_attention_forward)
+from ._functional_attention import (  # noqa: E402
+    _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,
+    multi_head_attention_forward)
 from ._functional_resample import interpolate, upsample  # noqa: E402
 from ._functional_loss import (_reduction_enum, binary_cross_entropy_with_logits,  # noqa: E402
                                cross_entropy, l1_loss, mse_loss, nll_loss)

@@ -252,7 +252,8 @@ class LSTM(RNNBase):
         num_directions = 2 if self.bidirectional else 1
         return (self.num_layers * num_directions, mini_batch, self.hidden_size)
 
-    def check_forward_args(self, input: Tensor, hidden: Tuple[Tensor, Tensor],  # type: ignore[override]
+    def check_forward_args(self, input: Tensor,  # type: ignore[override]
+                           hidden: Tuple[Tensor, Tensor],
                            batch_sizes: Optional[Tensor]) -> None:
         """Check the input and the initial (h, c)."""
         self.check_input(input, batch_sizes)
