@@ -129,9 +129,14 @@ def module_items(c: Any, sv: SugaredValue, rng: SourceRange) -> Any:
         return None
     t = obj.type
     out = []
+    # A ParameterList / ParameterDict holds parameters where a ModuleList holds modules.
+    holds_params = t.qualified_name.endswith(("ParameterList", "ParameterDict"))
     for a in t.attributes:
-        if not (isinstance(a.type, (T.ClassType, T.InterfaceType)) and
-                getattr(a.type, "is_module", False)):
+        if holds_params:
+            if not a.is_parameter:
+                continue
+        elif not (isinstance(a.type, (T.ClassType, T.InterfaceType)) and
+                  getattr(a.type, "is_module", False)):
             continue
         key = c.emit_constant(a.name, rng)
         if view == "keys":
