@@ -93,3 +93,12 @@ def test_range_length_int64_edges_match_torch_ops(a: int, b: int, c: int) -> Non
         got = ("err", "RuntimeError", str(e).splitlines()[0])
     assert want == got
     assert find("aten::__derive_index").kernel(a, b, c) == ops.__derive_index(a, b, c)
+
+
+def test_environment_queries() -> None:
+    for q in ("aten::_get_tracing_state", "aten::_use_cudnn_rnn_flatten_weight",
+              "aten::_nnpack_available", "aten::is_vulkan_available",
+              "aten::is_autocast_cpu_enabled"):
+        assert find(q).kernel() is False
+    assert find("aten::has_torch_function").kernel(1, 2) is False
+    assert find("prim::StringIndex").kernel("abc", -1) == "c"

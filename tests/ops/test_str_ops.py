@@ -21,6 +21,8 @@ CASES = [
     ("aten::join", "def f(a: str, b: str, c: str): a.join([b, c])", "ttt",
      lambda a, b, c: (a, [b, c])),
     ("aten::ord", "def f(a: str): ord(a)", "t"),
+    ("aten::ord", "def f(a: str): ord(a[0])", "t",                 # single bytes >= 0x80
+     lambda a: (find("aten::__getitem__.str").kernel(a, 0),), lambda a: a != ""),
     ("aten::chr", "def f(i: int): chr(i)", "i"),
     ("aten::hex", "def f(i: int): hex(i)", "i"),
     ("aten::oct", "def f(i: int): oct(i)", "i"),
