@@ -8,6 +8,15 @@ import numpy as np
 from nn_util import Case, randn
 
 
+def _tensor(nn, a: np.ndarray):
+    """A tensor of the library `nn` belongs to (torch.nn or tsjit.nn)."""
+    if nn.__name__.startswith("torch"):
+        import torch
+        return torch.from_numpy(a.copy())
+    import tsjit
+    return tsjit.from_numpy(a.copy())
+
+
 def x(*shape: int):
     """Inputs: one float32 normal tensor of `shape`."""
     return lambda rng: (randn(rng, *shape),)
@@ -285,5 +294,19 @@ DROPOUT_EVAL = [
     Case("AlphaDropout", lambda nn: nn.AlphaDropout(0.3), x(4, 5)),
 ]
 
+_LOGITS = lambda r: (randn(r, 6, 4), r.integers(0, 4, 6).astype(np.int64))  # noqa: E731
+_W = np.array([0.5, 1.0, 2.0, 1.5], np.float32)
+LOSSES = [
+    Case("L1Loss", lambda nn: nn.L1Loss(), lambda r: (randn(r, 3, 4), randn(r, 3, 4))),
+    Case("MSELoss-sum", lambda nn: nn.MSELoss(reduction="sum"),
+         lambda r: (randn(r, 3, 4), randn(r, 3, 4))),
+    Case("NLLLoss", lambda nn: nn.NLLLoss(ignore_index=2), _LOGITS),
+    Case("CrossEntropyLoss", lambda nn: nn.CrossEntropyLoss(label_smoothing=0.1), _LOGITS),
+    Case("CrossEntropyLoss-weight", lambda nn: nn.CrossEntropyLoss(
+        weight=_tensor(nn, _W), reduction="none"), _LOGITS),
+    Case("BCEWithLogitsLoss", lambda nn: nn.BCEWithLogitsLoss(pos_weight=_tensor(nn, _W)),
+         lambda r: (randn(r, 3, 4), r.random((3, 4)).astype(np.float32))),
+]
+
 ALL = (ACTIVATIONS + LINEAR + CONTAINERS + CONV + NORM + SPARSE + POOL + RESAMPLE + RNN
-       + ATTENTION + TRANSFORMER + DROPOUT_EVAL)
+       + ATTENTION + TRANSFORMER + DROPOUT_EVAL + LOSSES)

@@ -11,6 +11,7 @@ from .dropout import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d,
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Bilinear, Identity, Linear
+from .loss import BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .normalization import GroupNorm, LayerNorm, RMSNorm
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d,
@@ -48,4 +49,5 @@ __all__ = [
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
     "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
     "TransformerDecoder", "Transformer",
+    "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss",
 ]
