@@ -101,6 +101,8 @@ def test_median_kthvalue_mode(ad: tuple, keepdim: bool, k: int) -> None:
     a, d = ad
     for q, extra in (("median.dim", (d, keepdim)), ("nanmedian.dim", (d, keepdim)),
                      ("kthvalue", (k, d, keepdim)), ("mode", (d, keepdim))):
+        if q == "mode" and a.dtype.kind == "f" and np.isnan(a).any():
+            continue            # PyTorch's mode of NaN-holding lanes depends on their order
         mine, theirs = O.run_both(f"aten::{q}", a, *extra)
         _check_selection(mine, theirs, a, d)
 

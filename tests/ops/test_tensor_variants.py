@@ -313,6 +313,21 @@ def test_out_variants(case: tuple, out_kind: str) -> None:
     O.compare(mine, theirs, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("q,args", [
+    ("aten::max.dim_max", (F, 1, False)), ("aten::min.dim_min", (F, 0, True)),
+    ("aten::kthvalue.values", (F, 2, 1, False)), ("aten::median.dim_values", (F, 1, False)),
+    ("aten::nanmedian.dim_values", (F, 0, False)), ("aten::mode.values", (I, 1, False)),
+    ("aten::sort.values", (F, 1, True)), ("aten::sort.values_stable", (F, True, 0, False)),
+    ("aten::topk.values", (F, 2, 1, True, True)), ("aten::cummax.out", (F, 1)),
+    ("aten::cummin.out", (F, 0)), ("aten::aminmax.out", (F, 1, False))])
+def test_two_result_out_forms(q: str, args: tuple) -> None:
+    from tsjit.ops.kernels.tensor_out import _OUT_PAIRS
+    base = "aten::" + dict((s.split("(")[0], b) for b, s in _OUT_PAIRS)[q]
+    ref = O.run_both(base, *args)[1]
+    outs = [np.zeros(tuple(r.shape), str(r.dtype).replace("torch.", "")) for r in ref]
+    O.diff(q, *args, *outs)
+
+
 def test_out_writes_into_the_given_tensor() -> None:
     x = from_numpy(np.zeros(4, np.float32))
     view = x[1:3]

@@ -188,6 +188,51 @@ def _out_kernel(base: Callable, name: str, dtype_pos: int) -> Callable:
     return kernel
 
 
+# two-result forms: (functional overload, full out= schema)
+_OUT_PAIRS: list[tuple[str, str]] = [
+    ("max.dim", "aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
+                "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("min.dim", "aten::min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, "
+                "Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("kthvalue", "aten::kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, "
+                 "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, "
+                 "Tensor(b!) indices)"),
+    ("median.dim", "aten::median.dim_values(Tensor self, int dim, bool keepdim=False, *, "
+                   "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, "
+                   "Tensor(b!) indices)"),
+    ("nanmedian.dim", "aten::nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, "
+                      "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, "
+                      "Tensor(b!) indices)"),
+    ("mode", "aten::mode.values(Tensor self, int dim=-1, bool keepdim=False, *, "
+             "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("sort", "aten::sort.values(Tensor self, int dim=-1, bool descending=False, *, "
+             "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("sort.stable", "aten::sort.values_stable(Tensor self, *, bool? stable, int dim=-1, "
+                    "bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> "
+                    "(Tensor(a!) values, Tensor(b!) indices)"),
+    ("topk", "aten::topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, "
+             "bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> "
+             "(Tensor(a!) values, Tensor(b!) indices)"),
+    ("cummax", "aten::cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) "
+               "-> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("cummin", "aten::cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) "
+               "-> (Tensor(a!) values, Tensor(b!) indices)"),
+    ("aminmax", "aten::aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, "
+                "Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)"),
+]
+
+
+def _pair_kernel(base: Callable, name: str) -> Callable:
+    def kernel(*args: Any) -> tuple[Tensor, Tensor]:
+        *rest, o1, o2 = args
+        r1, r2 = base(*rest)
+        return store_out(r1, o1), store_out(r2, o2)
+    kernel.__name__ = name
+    kernel.__doc__ = f"{name.split('.')[0]} storing both results into the given tensors."
+    kernel.__module__ = getattr(base, "__module__", __name__)
+    return kernel
+
+
 def _register() -> None:
     # the functional kernels come from the sibling modules; import them before looking up
     import importlib
@@ -203,6 +248,8 @@ def _register() -> None:
         op(_out_schema(q, overload))(_out_kernel(o.kernel, f"{base.split('.')[0]}.{overload}",
                                                  names.index("dtype") if "dtype" in names
                                                  else -1))
+    for base, schema in _OUT_PAIRS:
+        op(schema)(_pair_kernel(find("aten::" + base).kernel, base))
 
 
 _register()
