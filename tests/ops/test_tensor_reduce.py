@@ -177,12 +177,14 @@ def test_norms(ad: tuple, keepdim: bool, p: float) -> None:
        ord=st.sampled_from(["fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")]),
        keepdim=st.booleans())
 def test_matrix_norms(a: np.ndarray, ord: object, keepdim: bool) -> None:
+    # singular values of (near) singular float32 matrices carry noise relative to |a|
+    tol = dict(rtol=1e-4, atol=1e-5 * (1 + float(np.abs(a).max())) * max(a.shape))
     if isinstance(ord, str):
-        O.diff("aten::linalg_matrix_norm.str_ord", a, ord, [-2, -1], keepdim, None, **TOL)
-        O.diff("aten::linalg_norm.ord_str", a, ord, [-2, -1], keepdim, None, **TOL)
+        O.diff("aten::linalg_matrix_norm.str_ord", a, ord, [-2, -1], keepdim, None, **tol)
+        O.diff("aten::linalg_norm.ord_str", a, ord, [-2, -1], keepdim, None, **tol)
     else:
-        O.diff("aten::linalg_matrix_norm", a, ord, [-2, -1], keepdim, None, **TOL)
-        O.diff("aten::linalg_norm", a, ord, [-2, -1], keepdim, None, **TOL)
+        O.diff("aten::linalg_matrix_norm", a, ord, [-2, -1], keepdim, None, **tol)
+        O.diff("aten::linalg_norm", a, ord, [-2, -1], keepdim, None, **tol)
     O.diff("aten::linalg_norm", a, None, None, keepdim, None, **TOL)
 
 
