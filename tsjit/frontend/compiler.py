@@ -64,8 +64,12 @@ class FunctionCompiler(Emitter):
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
         exit_transform.run(self.graph)
-        constant_propagation.run(self.graph, _kernel_for)
-        run_pipeline(self.graph, CLEANUP)
+        # Folding exposes dead branches and simplifying exposes more folding: iterate to a
+        # fixed point, so compiling printed code cannot simplify any further (no jitter).
+        for _ in range(20):
+            changed = constant_propagation.run(self.graph, _kernel_for)
+            if not (run_pipeline(self.graph, CLEANUP) or changed):
+                break
         ret = Argument("", self.declared_return or self.graph.outputs[0].type)
         self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))
         self.fn.graph = self.graph
@@ -580,12 +584,10 @@ class FunctionCompiler(Emitter):
             if meaningful_name(name):
                 cast.set_debug_name(name)
             sv = SimpleValue(cast)
-            # Bind the cast where the refinement holds, so later reads reuse it.
-            env = self.env
-            while name not in env.refined:
-                env = env.parent
-            env.vars[name] = sv
-            env.refinement_bindings.add(name)
+            # Bind the cast in the current block (where it is defined), so later reads here
+            # reuse it; sibling blocks make their own.
+            self.env.vars[name] = sv
+            self.env.refinement_bindings.add(name)
         if sv is None:
             sv = self.resolver.resolve_name(name, self, rng)
         if sv is None:

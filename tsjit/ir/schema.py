@@ -320,7 +320,8 @@ class _Parser:
         if kind == "float":
             return float(text)
         if kind == "str":
-            return text[1:-1]
+            # Escapes as in Python string literals (`" \n\t"` is a space, newline, tab).
+            return text[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
         if kind == "name":
             if text not in _NAMED_DEFAULTS:
                 raise SchemaError(f"unknown default {text!r} in schema: {self.text}")

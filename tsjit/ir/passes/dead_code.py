@@ -35,7 +35,11 @@ def _drop_unused_outputs(n: Node) -> bool:
     elif n.kind == "prim::Loop":
         body = n.blocks[0]
         for i in reversed(range(len(n.outputs))):
-            if not n.outputs[i].uses and not body.inputs[i + 1].uses:
+            inp = body.inputs[i + 1]
+            # Unused after the loop, and inside only handed on unchanged to the next trip.
+            passes_through = all(u.user is body.return_node and u.offset == i + 1
+                                 for u in inp.uses)
+            if not n.outputs[i].uses and passes_through:
                 body.return_node.remove_input(i + 1)
                 body.erase_input(i + 1)
                 n.remove_input(i + 2)
