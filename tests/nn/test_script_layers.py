@@ -16,18 +16,6 @@ from nn_cases import ALL
 from nn_util import assert_close, needs_torch, tnn, to_numpy, to_tsjit, torch
 
 # --- compiler gaps: feature, example source line, error; then the cases they block --------
-REFINE_SCOPE = (
-    "refinement scoping (silently wrong code): the unchecked_cast of a narrowed Optional is "
-    "emitted inside the first block that uses it and read from a sibling block where it is "
-    "undefined: `hx = hx.unsqueeze(0) if not is_batched else hx` (nn/modules/rnn.py RNNCell, "
-    "GRUCell) prints as `if not is_batched: hx4 = unchecked_cast(Tensor, hx); hx3 = "
-    "unsqueeze(hx4, 0) else: hx3 = hx4` -> the kernel receives None: AttributeError: "
-    "'NoneType' object has no attribute '_a'")
-REFINE_SCOPE_INTERP = (
-    "refinement scoping (silently wrong result): after `assert align_corners is not None` the "
-    "cast is emitted inside `if antialias:` and the else branch `torch.upsample_bilinear2d("
-    "input, output_size, align_corners, scale_factors)` (nn/_functional_resample.py) reads an "
-    "undefined value -> align_corners=True computes as False; outputs differ")
 BOOLEAN_DISPATCH = (
     "boolean dispatch (`__tsjit_boolean_dispatch__`, PyTorch's boolean_dispatch): "
     "`F.max_pool2d(input, ..., return_indices=self.return_indices)` (nn/modules/pooling.py) "
@@ -52,8 +40,6 @@ CONST_SUBMODULE = (
     "constant 'norm' of type LayerNorm is not supported; constants must be numbers, strings, "
     "None or tuples of them")
 GAPS = {
-    REFINE_SCOPE: ["RNNCell", "GRUCell"],
-    REFINE_SCOPE_INTERP: ["Upsample-bilinear-align"],
     BOOLEAN_DISPATCH: ["Sequential-OrderedDict", "MaxPool1d", "MaxPool2d", "MaxPool2d-pad-ceil",
                        "MaxPool2d-indices", "MaxPool3d", "AdaptiveMaxPool2d",
                        "AdaptiveMaxPool1d-indices"],

@@ -86,8 +86,21 @@ class PythonPrinter:
         self.used.add(name)
         return name
 
-    def name_for(self, v: Value) -> str:
-        base = v.debug_name_base() if v.has_debug_name() else "_"
+    def inherited_name(self, v: Value) -> Optional[str]:
+        """An unnamed if-result that only becomes a result of the enclosing if is printed
+        under that variable's name (so compiling the printed code names it the same)."""
+        if v.has_debug_name() or len(v.uses) != 1:
+            return None
+        use = v.uses[0]
+        block = use.user.owning_block
+        if use.user.kind != "prim::Return" or block is None or block.owning_node is None or \
+                block.owning_node.kind != "prim::If":
+            return None
+        outer = block.owning_node.outputs[use.offset]
+        return outer.debug_name_base() if outer.has_debug_name() else None
+
+    def name_for(self, v: Value, candidate: Optional[str] = None) -> str:
+        base = candidate or (v.debug_name_base() if v.has_debug_name() else "_")
         if not base.isidentifier() or keyword.iskeyword(base):
             base = "_"
         name = self.gen_name(base)
@@ -269,7 +282,7 @@ class PythonPrinter:
 
     def print_if(self, n: Node) -> None:
         for o in n.outputs:
-            self.name_for(o)
+            self.name_for(o, self.inherited_name(o))
         self.line(f"if {self.expr(n.input(0))}:")
         for i, b in enumerate(n.blocks):
             if i == 1:
