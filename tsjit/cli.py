@@ -43,9 +43,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     import numpy as np
     from .jit import load
     m = load(args.archive)
+    import ast as py_ast
     inputs = []
-    for path in args.inputs:
-        loaded = np.load(path)
+    for item in args.inputs:
+        if not item.endswith((".npy", ".npz")):
+            # Anything else is a Python literal: 5, 2.5, True, "text", [1, 2]
+            try:
+                inputs.append(py_ast.literal_eval(item))
+            except (ValueError, SyntaxError):
+                raise TsjitError(f"input {item!r} is neither a .npy/.npz file nor a Python "
+                                 "literal") from None
+            continue
+        loaded = np.load(item)
         if isinstance(loaded, np.ndarray):
             inputs.append(loaded)
         else:
@@ -83,7 +92,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         s = sub.add_parser(name, help=doc)
         s.add_argument("archive")
         s.set_defaults(func=fn)
-    s = sub.add_parser("run", help="run a method on inputs from .npy/.npz files")
+    s = sub.add_parser("run", help="run a method on inputs: .npy/.npz files or Python literals")
     s.add_argument("archive")
     s.add_argument("inputs", nargs="*")
     s.add_argument("-m", "--method", default="forward")
