@@ -1,0 +1,33 @@
+"""The `tsjit` command."""
+import numpy as np
+
+from corpus import case_path
+from tsjit.cli import main
+
+
+def test_code_list_graph_roundtrip(capsys):
+    path = case_path("model_mlp")
+    assert main(["code", path]) == 0
+    assert "class MLP(Module):" in capsys.readouterr().out
+    assert main(["list", path]) == 0
+    assert "model/data.pkl" in capsys.readouterr().out
+    assert main(["graph", path]) == 0
+    assert "prim::CallMethod" in capsys.readouterr().out
+    assert main(["roundtrip", path]) == 0
+    assert "stable" in capsys.readouterr().out
+
+
+def test_run_with_arrays_and_literals(tmp_path, capsys):
+    x = tmp_path / "x.npy"
+    np.save(x, np.ones((2, 6), np.float32))
+    assert main(["run", case_path("model_mlp"), str(x)]) == 0
+    assert "tensor(" in capsys.readouterr().out
+    assert main(["run", case_path("lang_int_arith"), "7", "3"]) == 0
+
+
+def test_errors_are_reported_not_raised(tmp_path, capsys):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a zip")
+    assert main(["code", str(bad)]) == 1
+    assert "tsjit: error:" in capsys.readouterr().err
+    assert main(["run", case_path("model_mlp"), "not-a-literal"]) == 1
