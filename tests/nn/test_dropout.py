@@ -63,10 +63,6 @@ def test_channel_dropout_drops_whole_channels(layer, shape):
     assert 0.2 < (flat[:, 0] == 0).mean() < 0.6
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ops kernel bug (tsjit/ops/kernels/tensor_nn.py _dropout, not nn): the alpha-dropout "
-    "shift is `b = -aa * sa * p` but must be `+aa * sa * p` (PyTorch: kept x*a + alpha*a*p, "
-    "dropped -alpha*a*(1-p)), so the output mean is about -2*a*alpha*p instead of 0"))
 def test_alpha_dropout_keeps_mean_and_variance():
     tsjit.manual_seed(3)
     x = tsjit.randn(400, 500)

@@ -127,6 +127,27 @@ def ScalarImplicit(a: Tensor) -> Any:
     return a.item()
 
 
+@op("aten::IntImplicit(Tensor a) -> int")
+def IntImplicit(a: Tensor) -> int:
+    """A zero-dim integral tensor where an int is expected (implicit conversion)."""
+    if a._a.ndim != 0:
+        raise RuntimeError("Cannot input a tensor of dimension other than 0 as a scalar "
+                           "argument")
+    if a.dtype.is_floating_point or a.dtype.is_complex:
+        raise RuntimeError(f"Cannot input a tensor of type {str(a.dtype).replace('torch.', '')}"
+                           " as an integral argument")
+    return int(a.item())
+
+
+@op("aten::FloatImplicit(Tensor a) -> float")
+def FloatImplicit(a: Tensor) -> float:
+    """A zero-dim tensor where a float is expected (implicit conversion)."""
+    if a._a.ndim != 0:
+        raise RuntimeError("Cannot input a tensor of dimension other than 0 as a scalar "
+                           "argument")
+    return float(a.item())
+
+
 @op("aten::Int.Tensor(Tensor a) -> int")
 def Int(a: Tensor) -> int:
     """int(a) of a one-element tensor (floats truncate)."""

@@ -36,7 +36,7 @@ def _dropout(input: Tensor, p: float, train: bool, feature: bool, alpha: bool) -
     if alpha:
         sa = 1.7580993408473766     # SELU's negative saturation value (alpha * scale)
         aa = ((1 - p) * (1 + p * sa * sa)) ** -0.5 if p < 1 else 0.0
-        b = -aa * sa * p
+        b = aa * sa * p   # -a * alpha * p with alpha = -sa: keeps the mean at 0
         r = np.where(keep, x, -sa) * aa + b
     else:
         r = np.where(keep, x / (1 - p), 0.0) if p < 1 else np.zeros_like(x)
