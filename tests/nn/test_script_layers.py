@@ -30,10 +30,6 @@ TUPLE_ITER = (
     "iterating over a tuple (PyTorch unrolls it): `for idx, value in enumerate(hx):` with hx: "
     "Tuple[Tensor, Tensor] (nn/modules/rnn.py LSTMCell) -> CompileError: a value of type "
     "Tuple[Tensor, Tensor] cannot be iterated over")
-DEFAULT_EXPR = (
-    "default values written as expressions (PyTorch uses the evaluated Python defaults): "
-    "`def rrelu(input: Tensor, lower: float = 1.0 / 8, ...)` (nn/functional.py) -> "
-    "CompileError: a default value must be a constant expression")
 CONST_SUBMODULE = (
     "a __constants__ entry naming a submodule must be skipped (PyTorch warns and skips it): "
     "`TransformerEncoder.__constants__ = ['norm']` with norm=LayerNorm(8) -> CompileError: "
@@ -46,7 +42,6 @@ GAPS = {
     TUPLE_TO_UNION_LIST: ["Upsample-nearest-size", "Upsample-bilinear", "Upsample-bicubic",
                           "UpsamplingBilinear2d"],
     TUPLE_ITER: ["LSTMCell", "LSTMCell-nohx-unbatched"],
-    DEFAULT_EXPR: ["RReLU-eval"],
     CONST_SUBMODULE: ["TransformerEncoder", "TransformerDecoder", "Transformer"],
 }
 XFAIL = {case_id: reason for reason, ids in GAPS.items() for case_id in ids}

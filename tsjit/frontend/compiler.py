@@ -40,6 +40,8 @@ class FunctionCompiler(Emitter):
         self.self_type = self_type
         self.env = Environment(None, self.graph.block)
         self.declared_return: Optional[T.Type] = None
+        # Parameter defaults of a Python function, as Python evaluated them (`1.0 / 8`).
+        self.python_defaults: dict[str, Any] = {}
         # Enclosing loops, innermost last: (carried variable names, continue-condition emitter).
         self.loops: list[tuple[list[str], Any]] = []
 
@@ -114,7 +116,9 @@ class FunctionCompiler(Emitter):
             v = self.graph.add_input(t, p.name)
             self.env.assign(p.name, SimpleValue(v))
             default: Any = Argument.__dataclass_fields__["default"].default
-            if p.default is not None:
+            if p.name in self.python_defaults:
+                default = self.python_defaults[p.name]   # already evaluated by Python
+            elif p.default is not None:
                 default = self.constant_default(p.default, t)
             args.append(Argument(p.name, t, default, p.kwarg_only))
         return args

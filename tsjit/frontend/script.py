@@ -199,7 +199,9 @@ class ScriptCompiler:
         d = parse_python_def(pyfn)
         fn.source_def = d
         resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
-        FunctionCompiler(self.cu, resolver, fn, d, self_type).compile()
+        compiler = FunctionCompiler(self.cu, resolver, fn, d, self_type)
+        compiler.python_defaults = python_defaults(pyfn)
+        compiler.compile()
 
     def method(self, cls_type: T.ClassType, name: str, pyfn: Any) -> Function:
         """Declare method `name` of `cls_type`, compiled from `pyfn` on first need."""
@@ -404,6 +406,20 @@ def _evaluate_annotation(ann: Any, owner: type) -> Any:
         return eval(ann, dict(vars(module)) if module else {}, dict(vars(owner)))  # noqa: S307
     except Exception:  # noqa: BLE001  (any failure means: no usable annotation)
         return ann
+
+
+def python_defaults(fn: Any) -> dict:
+    """The plain-valued parameter defaults of a Python function, by name."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    out = {}
+    for p in params:
+        d = p.default
+        if d is not inspect.Parameter.empty and (d is None or isinstance(d, (bool, int, float, str))):
+            out[p.name] = d
+    return out
 
 
 def closure_vars(fn: Any) -> dict:
