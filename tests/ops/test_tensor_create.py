@@ -152,7 +152,7 @@ def test_to_returns_self_when_nothing_changes() -> None:
 @given(a=O.arrays(max_side=2, max_dims=1))
 def test_scalar_conversions(a: np.ndarray) -> None:
     for q in ("aten::Int.Tensor", "aten::Float.Tensor", "aten::Bool.Tensor", "aten::item",
-              "aten::ScalarImplicit"):
+              "aten::ScalarImplicit", "aten::IntImplicit", "aten::FloatImplicit"):
         mine, theirs = O.run_both(q, a)
         O.compare(mine, theirs)
 

@@ -133,10 +133,16 @@ def IntImplicit(a: Tensor) -> int:
     if a._a.ndim != 0:
         raise RuntimeError("Cannot input a tensor of dimension other than 0 as a scalar "
                            "argument")
-    if a.dtype.is_floating_point or a.dtype.is_complex:
-        raise RuntimeError(f"Cannot input a tensor of type {str(a.dtype).replace('torch.', '')}"
+    if a.dtype.is_floating_point or a.dtype.is_complex or int(a.dtype) == 11:
+        raise RuntimeError(f"Cannot input a tensor of type {_SCALAR_TYPE_NAMES[int(a.dtype)]}"
                            " as an integral argument")
     return int(a.item())
+
+
+# PyTorch's ScalarType names (as its messages spell them), by dtype code.
+_SCALAR_TYPE_NAMES = {0: "Byte", 1: "Char", 2: "Short", 3: "Int", 4: "Long", 5: "Half",
+                      6: "Float", 7: "Double", 8: "ComplexHalf", 9: "ComplexFloat",
+                      10: "ComplexDouble", 11: "Bool", 15: "BFloat16"}
 
 
 @op("aten::FloatImplicit(Tensor a) -> float")
