@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 
 from ..ir import Block, Function, Graph, Node, Value
 from ..ir import types as T
+from ..ir.diagnostics import TsjitError
 from ..ir.printer import format_float_literal
 from ..ir.schema import FunctionSchema
 from .writer import TaggedWriter
@@ -416,7 +417,9 @@ class PythonPrinter:
         if isinstance(v, T.EnumValue):
             self.on_dependency(v.type)
             return f"{v.type.qualified_name}.{v.name}"
-        raise NotImplementedError(f"cannot print a constant of type {type(v).__name__}")
+        raise TsjitError(f"cannot write a constant of type {type(v).__name__} into code; "
+                         "constants must be numbers, strings, None, tensors, devices, enums "
+                         "or lists/tuples of them")
 
     def args(self, vs: Any) -> str:
         return ", ".join(self.expr(v) for v in vs)
