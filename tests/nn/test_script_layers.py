@@ -26,10 +26,6 @@ TUPLE_TO_UNION_LIST = (
     "`F.interpolate(input, self.size, ...)` with size == (7, 9) (nn/modules/upsampling.py) -> "
     "CompileError: interpolate(Tensor, Tuple[int, int], NoneType, ...) matches none of the "
     "available variants")
-TUPLE_ITER = (
-    "iterating over a tuple (PyTorch unrolls it): `for idx, value in enumerate(hx):` with hx: "
-    "Tuple[Tensor, Tensor] (nn/modules/rnn.py LSTMCell) -> CompileError: a value of type "
-    "Tuple[Tensor, Tensor] cannot be iterated over")
 CONST_SUBMODULE = (
     "a __constants__ entry naming a submodule must be skipped (PyTorch warns and skips it): "
     "`TransformerEncoder.__constants__ = ['norm']` with norm=LayerNorm(8) -> CompileError: "
@@ -41,7 +37,6 @@ GAPS = {
                        "AdaptiveMaxPool1d-indices"],
     TUPLE_TO_UNION_LIST: ["Upsample-nearest-size", "Upsample-bilinear", "Upsample-bicubic",
                           "UpsamplingBilinear2d"],
-    TUPLE_ITER: ["LSTMCell", "LSTMCell-nohx-unbatched"],
     CONST_SUBMODULE: ["TransformerEncoder", "TransformerDecoder", "Transformer"],
 }
 XFAIL = {case_id: reason for reason, ids in GAPS.items() for case_id in ids}

@@ -108,8 +108,11 @@ class ModuleDictView(SugaredValue):
 
 
 def module_items(c: Any, sv: SugaredValue, rng: SourceRange) -> Any:
-    """The values a loop over a module container takes (None: not a module container)."""
+    """The values of a loop that is unrolled at compile time: over a module container or a
+    tuple (whose elements may differ in type). None: not such a loop."""
     view = "values"
+    if isinstance(sv, SimpleValue) and isinstance(sv.value.type, T.TupleType):
+        return c.emit_tuple_unpack(sv.value, rng)
     if isinstance(sv, EnumerateValue):
         inner = module_items(c, sv.inner, rng)
         if inner is None:
