@@ -526,14 +526,18 @@ class FunctionCompiler(Emitter):
             self.emit_pending_return(rng)
 
     def check_exit_types(self, block: Any, inputs: list, rng: SourceRange) -> None:
-        for n in block.walk():
-            if n.kind == "prim::LoopContinuation" and n.owning_block is not None:
+        """The values a break/continue hands on must fit this loop's carried types."""
+        for n in block.nodes:
+            if n.kind == "prim::LoopContinuation":
                 for (name, t), v in zip(inputs, n.inputs[1:]):
                     if not T.is_subtype(v.type, t):
                         raise CompileError(
                             f"Variable '{name}' previously had type {t.annotation_str()} but is "
                             f"now being assigned to a value of type {v.type.annotation_str()}",
                             n.source_range or rng)
+            elif n.kind != "prim::Loop":   # an inner loop's exits are its own
+                for sub in n.blocks:
+                    self.check_exit_types(sub, inputs, rng)
 
     def emit_pending_return(self, rng: SourceRange) -> None:
         """After a loop that may have returned: return (or break out further) if it did."""

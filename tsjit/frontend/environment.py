@@ -73,9 +73,7 @@ class Environment:
             v = sv.value
             # Only name values defined in this block: naming an outer value after an inner
             # variable would make printed code differ between save and reload.
-            if not v.has_debug_name() and v.node.owning_block is self.block or \
-                    v.node.kind == "prim::Param" and v.node.owning_block is self.block and \
-                    not v.has_debug_name():
+            if not v.has_debug_name() and v.node.owning_block is self.block:
                 v.set_debug_name(name)
         self.vars[name] = sv
 

@@ -180,18 +180,13 @@ def T_name(t: T.Type) -> str:
 
 
 class _Checkpoint:
-    """Remembers the nodes of the insertion block so a failed match can remove its nodes."""
+    """Where the insertion block ended, so a failed match can remove what it appended
+    (the compiler always appends at the end of the current block)."""
 
     def __init__(self, graph: Graph) -> None:
         self.block = graph.insert_block
-        self.before = set(map(id, self.block.nodes))
+        self.length = len(self.block.nodes)
 
     def rollback(self) -> None:
-        added: list[Node] = [n for n in self.block.nodes if id(n) not in self.before]
-        for n in reversed(added):
-            for o in n.outputs:
-                for u in list(o.uses):
-                    if u.user.owning_block is None:
-                        u.user.remove_all_inputs()
-            if all(not o.uses for o in n.outputs):
-                n.destroy()
+        for n in reversed(self.block.nodes[self.length:]):
+            n.destroy()

@@ -11,7 +11,6 @@ import builtins as py_builtins
 import enum
 import inspect
 import math
-import textwrap
 import types as pytypes
 import typing
 import warnings
@@ -22,12 +21,12 @@ from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
 from ..ops import registry
-from ..tensor import Device, Tensor, dtype as TensorDtype
+from ..tensor import Device, Tensor
 from . import ast
 from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .parser import parse_class, parse_def
+from .parser import parse_def
 from .resolver import PythonModuleValue, PythonResolver
 from .sugared import BuiltinFunction, ClassValue, FunctionValue, SimpleValue, SugaredValue
 
@@ -446,5 +445,4 @@ def parse_python_def(pyfn: Any) -> ast.Def:
     return parse_def("".join(lines), filename, start)
 
 
-__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "parse_class",
-           "textwrap", "math"]
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type"]

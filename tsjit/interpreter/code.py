@@ -2,7 +2,7 @@
 
 Every IR value gets a register; constants live in the register template, so reading a
 constant costs nothing at run time. `prim::If` becomes a conditional jump over the
-then-block, `prim::Loop` a test at the top (LOOP) and a back edge (NEXT); block outputs
+then-block, `prim::Loop` a test at the top (LOOP) and a back edge (BACK); block outputs
 become parallel moves into the registers of the if's outputs / the loop-carried values.
 Kernels are bound here, once per node.
 """

@@ -20,7 +20,6 @@ is what the per-node budget allows in Python.
 | JUMP     | target                       | pc = target                                              |
 | JF       | cond, target                 | if not r[cond]: pc = target                              |
 | LOOP     | trip, max, cond, target      | if not (r[trip] < r[max] and r[cond]): pc = target       |
-| NEXT     | trip, target                 | r[trip] += 1; pc = target                                |
 | GETATTR  | slot, obj, out               | r[out] = r[obj].slots[slot]                              |
 | SETATTR  | slot, obj, val               | r[obj].slots[slot] = r[val]                              |
 | CALL     | function, ins, outs          | call a Function with r[ins]; results into r[outs]        |
@@ -45,8 +44,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-OP1, OP2, OP3, OP, OPN, OPV, MOVE, MOVES, JUMP, JF, LOOP, NEXT, GETATTR, SETATTR, CALL, \
-    CALLI, RAISE, RET, OP2JF, BACK, IADD, ISUB, IMUL, IREM, IFDIV = range(25)
+OP1, OP2, OP3, OP, OPN, OPV, MOVE, MOVES, JUMP, JF, LOOP, GETATTR, SETATTR, CALL, \
+    CALLI, RAISE, RET, OP2JF, BACK, IADD, ISUB, IMUL, IREM, IFDIV = range(24)
 
 
 class OpcodeInfo(NamedTuple):
@@ -67,7 +66,6 @@ OPCODES: dict[int, OpcodeInfo] = {
     JUMP: OpcodeInfo("JUMP", ("target",), "jump"),
     JF: OpcodeInfo("JF", ("cond", "target"), "jump if false"),
     LOOP: OpcodeInfo("LOOP", ("trip", "max", "cond", "target"), "loop test, exit to target"),
-    NEXT: OpcodeInfo("NEXT", ("trip", "target"), "count a trip and jump to the loop test"),
     GETATTR: OpcodeInfo("GETATTR", ("slot", "obj", "out"), "read an object slot"),
     SETATTR: OpcodeInfo("SETATTR", ("slot", "obj", "val"), "write an object slot"),
     CALL: OpcodeInfo("CALL", ("function", "ins", "outs"), "call a function or method"),

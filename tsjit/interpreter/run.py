@@ -9,7 +9,7 @@ from .code import Code, build_code
 from .errors import ScriptError
 from ..ops.formatting import wrap_int64
 from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
-                           LOOP, MOVE, MOVES, NEXT, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
+                           LOOP, MOVE, MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
                            SETATTR)
 
 _LO, _HI = -(1 << 63), (1 << 63) - 1
@@ -34,8 +34,8 @@ def call_function(fn: Function, args: list) -> Any:
 def run(code: Code, args: list) -> Any:
     """Execute `code` with `args` in its first registers; returns the graph's output."""
     # Opcodes as locals: a local load is cheaper than a global one in the hot loop.
-    _OP2, _OP2JF, _BACK, _MOVE, _IADD, _IREM, _IFDIV, _JUMP, _IMUL, _ISUB, _OP1, _LOOP, _JF, _MOVES, _NEXT, _OP3, _GETATTR, _OP, _CALL, _SETATTR, _OPV, _OPN, _RET, _CALLI, _RAISE = \
-        OP2, OP2JF, BACK, MOVE, IADD, IREM, IFDIV, JUMP, IMUL, ISUB, OP1, LOOP, JF, MOVES, NEXT, OP3, GETATTR, OP, CALL, SETATTR, OPV, OPN, RET, CALLI, RAISE
+    _OP2, _OP2JF, _BACK, _MOVE, _IADD, _IREM, _IFDIV, _JUMP, _IMUL, _ISUB, _OP1, _LOOP, _JF, _MOVES, _OP3, _GETATTR, _OP, _CALL, _SETATTR, _OPV, _OPN, _RET, _CALLI, _RAISE = \
+        OP2, OP2JF, BACK, MOVE, IADD, IREM, IFDIV, JUMP, IMUL, ISUB, OP1, LOOP, JF, MOVES, OP3, GETATTR, OP, CALL, SETATTR, OPV, OPN, RET, CALLI, RAISE
     r = code.template[:]
     r[:len(args)] = args
     instructions = code.instructions
@@ -100,9 +100,6 @@ def run(code: Code, args: list) -> Any:
                 vals = [r[s] for s in ins[1]]
                 for d, v in zip(ins[2], vals):
                     r[d] = v
-            elif op == _NEXT:
-                r[ins[1]] += 1
-                pc = ins[2]
             elif op == _OP3:
                 r[ins[5]] = ins[1](r[ins[2]], r[ins[3]], r[ins[4]])
             elif op == _GETATTR:

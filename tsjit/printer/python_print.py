@@ -200,7 +200,7 @@ class PythonPrinter:
         params = []
         for v, arg in zip(g.inputs, schema.arguments):
             name = arg.name if arg.name.isidentifier() else "_"
-            name = self.gen_name(name) if name not in self.used else self.gen_name(name)
+            name = self.gen_name(name)
             self.names[id(v)] = name
             if is_method and not annotate_self and v is g.inputs[0]:
                 params.append(name)

@@ -41,6 +41,11 @@ def _inline_branch(n: Node, branch: Block) -> None:
         m.owning_block = None
         m.insert_before(n)
     for out, v in zip(n.outputs, branch.outputs):
+        if out.has_debug_name() and not v.has_debug_name() and v.node.kind != "prim::Constant":
+            # The variable the if assigned now names the value it took.
+            name = out.debug_name()
+            out.set_debug_name(None)
+            v.set_debug_name(name)
         out.replace_all_uses_with(v)
     n.destroy()
 
