@@ -41,12 +41,15 @@ class Code:
     template: list = field(default_factory=list)     # initial register contents
     n_inputs: int = 0
     ranges: list[Optional[SourceRange]] = field(default_factory=list)  # per instruction
+    # Instructions of inlined nodes: the frames of the calls they came through.
+    callstacks: dict[int, tuple] = field(default_factory=dict)
 
 
 class _Builder:
     def __init__(self, name: str) -> None:
         self.code = Code(name)
         self.regs: dict[int, int] = {}
+        self.callstack: tuple = ()   # of the node being lowered
 
     def reg(self, v: Value) -> int:
         r = self.regs.get(id(v))
@@ -58,6 +61,8 @@ class _Builder:
     def emit(self, ins: tuple, rng: Optional[SourceRange]) -> int:
         self.code.instructions.append(ins)
         self.code.ranges.append(rng)
+        if self.callstack:
+            self.code.callstacks[len(self.code.instructions) - 1] = self.callstack
         return len(self.code.instructions) - 1
 
     def patch(self, at: int, ins: tuple) -> None:
@@ -79,6 +84,11 @@ class _Builder:
             self.node(n)
 
     def node(self, n: Node) -> None:
+        outer, self.callstack = self.callstack, n.callstack
+        self._node(n)
+        self.callstack = outer
+
+    def _node(self, n: Node) -> None:
         k = n.kind
         rng = n.source_range
         if k == "prim::Constant":

@@ -35,3 +35,12 @@ class ScriptError(TsjitError, RuntimeError):
                 lines.append("    " + text)
         lines.append(f"{self.kind}: {self.message}")
         return "\n".join(lines)
+
+
+def add_frames(err: ScriptError, function: str, range: Optional[SourceRange],
+               callstack: tuple = ()) -> None:
+    """Record where `function` failed: frames of inlined calls first, innermost first."""
+    for name, site in callstack:
+        err.add_frame(name, range)
+        range = site
+    err.add_frame(function, range)

@@ -6,7 +6,7 @@ from typing import Any
 from ..ir import Function
 from ..ir.diagnostics import TsjitError
 from .code import Code, build_code
-from .errors import ScriptError
+from .errors import ScriptError, add_frames
 from ..ops.formatting import wrap_int64
 from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
                            LOOP, MOVE, MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
@@ -137,9 +137,9 @@ def run(code: Code, args: list) -> Any:
             else:
                 raise TsjitError(f"bad opcode {op} at {pc - 1} in {code.name}")
     except ScriptError as err:
-        err.add_frame(code.name, code.ranges[pc - 1])
         if err.range is None:
             err.range = code.ranges[pc - 1]
+        add_frames(err, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ()))
         raise
     except TsjitError as err:
         raise _wrap(err, code, pc) from None
@@ -158,5 +158,5 @@ def _wrap(err: Exception, code: Code, pc: int) -> ScriptError:
         message = str(err)
     kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"
     wrapped = ScriptError(message, kind, code.ranges[pc - 1])
-    wrapped.add_frame(code.name, code.ranges[pc - 1])
+    add_frames(wrapped, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ()))
     return wrapped

@@ -115,6 +115,9 @@ class Node:
         self.source_range = source_range
         self.schema: Any = None        # ir.schema.FunctionSchema for operator nodes
         self.callee: Any = None        # ir.function.Function for prim::CallFunction/Method
+        # Frames of the calls this node was inlined through, innermost first: pairs of
+        # (name of the function the node came from, range of the call it replaced).
+        self.callstack: tuple[tuple[str, Optional[SourceRange]], ...] = ()
 
     # --- inputs -------------------------------------------------------------------
     @property
