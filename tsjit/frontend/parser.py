@@ -23,7 +23,7 @@ from . import _parser_cache
 from . import ast as A
 from ..ir.diagnostics import ParseError, Source, SourceRange
 
-__all__ = ["parse", "parse_def", "parse_class", "parse_expr"]
+__all__ = ["parse", "parse_def", "parse_def_at", "parse_class", "parse_expr"]
 
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
@@ -298,13 +298,17 @@ def parse(text: str, filename: str = "<string>", starting_line: int = 1) -> A.Mo
 
 
 def _parse_single(text: str, filename: str, starting_line: int, kind: type, what: str) -> Any:
-    src = Source(text, filename, starting_line)
+    return _parse_single_in(Source(text, filename, starting_line), 0, len(text), kind, what)
+
+
+def _parse_single_in(src: Source, start: int, end: int, kind: type, what: str) -> Any:
     # No dedent: the post-lexer takes the first line's indentation as the base level, so
     # ranges (and triple-quoted strings) keep pointing into the original text.
-    body = _parse(text, "file_input", src, zero_base=False).body
+    body = _parse(src.text[start:end], "file_input", src, base=start, zero_base=False).body
     if len(body) != 1 or not isinstance(body[0], kind):
         where = body[0] if body and not isinstance(body[0], kind) else body[1] if body else None
-        raise ParseError(f"expected a single {what}", where.range if where else src.range(0, 0))
+        raise ParseError(f"expected a single {what}",
+                         where.range if where else src.range(start, start))
     return body[0]
 
 
@@ -316,6 +320,12 @@ def parse_def(text: str, filename: str = "<string>", starting_line: int = 1) -> 
 def parse_class(text: str, filename: str = "<string>", starting_line: int = 1) -> A.ClassDef:
     """Parse one (possibly indented, possibly decorated) class definition."""
     return _parse_single(text, filename, starting_line, A.ClassDef, "class definition")
+
+
+def parse_def_at(src: Source, start: int, end: int) -> A.Def:
+    """Parse the function definition at [start, end) of `src`, `start` being a line start
+    (an archive's method, parsed when first compiled; ranges point into the whole file)."""
+    return _parse_single_in(src, start, end, A.Def, "function definition")
 
 
 def parse_expr(text: str, filename: str = "<string>") -> A.Expr:

@@ -16,6 +16,7 @@ from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .builtins import lookup_builtin
+from .code_outline import DefSpan, materialize, outline
 from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import parse
@@ -131,8 +132,9 @@ class SourceImporter:
             raise CompileError(f"the archive has no class {name}")
         return t
 
-    def load_file(self, prefix: str, text: str, filename: str, origin: Optional[list] = None) -> None:
-        module = parse(text, filename)
+    def load_file(self, prefix: str, text: str, filename: str, origin: Any = None) -> None:
+        # The outline leaves function bodies unparsed (DefSpan) until they are compiled.
+        module = outline(text, filename) or parse(text, filename)
         module.range.source.origin = origin
         bodies = []
         for stmt in module.body:
@@ -141,23 +143,24 @@ class SourceImporter:
                 bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
                          for b in stmt.bases]
                 if set(bases) & {"NamedTuple", "Interface", "ModuleInterface", "Enum"}:
-                    self.pending[qualified] = \
-                        lambda q=qualified, c=stmt, b=bases: self.declare_named_type(q, c, b)
+                    self.pending[qualified] = lambda q=qualified, c=stmt, b=bases: \
+                        self.declare_named_type(q, materialize(c), b)
                     continue
                 t = T.ClassType(qualified, is_module="Module" in bases)
                 self.cu.register_type(t)
                 bodies.append((t, stmt))
-            elif isinstance(stmt, ast.Def):
+            elif isinstance(stmt, (ast.Def, DefSpan)):
                 self.declare_function(f"{prefix}.{stmt.name}", stmt, None)
             else:
                 raise CompileError("archive code files hold only classes and functions", stmt.range)
         for t, stmt in bodies:
             self.declare_class(t, stmt)
 
-    def declare_function(self, qualified: str, d: ast.Def, owner: Optional[T.ClassType]) -> Function:
+    def declare_function(self, qualified: str, d: Any, owner: Optional[T.ClassType]) -> Function:
         def define(fn: Function) -> None:
-            fn.source_def = d
-            FunctionCompiler(self.cu, self.resolver, fn, d, owner).compile()
+            node = materialize(d)
+            fn.source_def = node
+            FunctionCompiler(self.cu, self.resolver, fn, node, owner).compile()
         fn = Function(qualified, owner=owner, definer=define)
         if owner is None:
             self.cu.register_function(fn)
@@ -180,7 +183,7 @@ class SourceImporter:
         buffers: list[str] = []
         compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
         for stmt in c.body:
-            if isinstance(stmt, ast.Def):
+            if isinstance(stmt, (ast.Def, DefSpan)):
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]

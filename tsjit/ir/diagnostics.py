@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional, Union
 
 
 @dataclass(eq=False)
@@ -20,17 +20,27 @@ class Source:
     starting_line: int = 1  # line number of text's first line in `filename`
     _line_starts: list = field(default_factory=list, repr=False)
     # For generated code (an archive's code/ file): which original range each part came
-    # from, as (char offset, range or None) in increasing offset order.
-    origin: Optional[list] = field(default=None, repr=False)
+    # from, as (char offset, range or None) in increasing offset order; or a function
+    # giving that list, called when first needed (loading does not decode debug records).
+    origin: Union[list, Callable[[], list], None] = field(default=None, repr=False)
     # How an archive's debug records split `text` into pieces, kept to write it back alike.
     pieces: Optional[tuple] = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        # str.find per line, not a Python step per character: sources can be large.
         starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
+        text = self.text
+        i = text.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find("\n", i + 1)
         self._line_starts = starts
+
+    def origin_map(self) -> Optional[list]:
+        """The (char offset, original range or None) list of generated code, or None."""
+        if callable(self.origin):
+            self.origin = self.origin()
+        return self.origin
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """0-based line index within `text` and 0-based column for a character offset."""
@@ -87,7 +97,7 @@ class SourceRange:
 
     def original(self) -> Optional["SourceRange"]:
         """The range of user source this (generated) code came from; itself for user source."""
-        origin = self.source.origin
+        origin = self.source.origin_map()
         if origin is None:
             return self
         i = bisect.bisect_right(origin, (self.start, _INF)) - 1

@@ -225,8 +225,10 @@ def load_module(path: Any) -> Any:
             raise ArchiveError(f"{top}/{rel} is not UTF-8 text") from None
         origin = None
         if reader.has(rel + ".debug_pkl"):
-            records = decode_debug_info(reader.read(rel + ".debug_pkl"), f"{top}/{rel}.debug_pkl")
-            origin = origin_map(text, records)
+            # Decoded when first needed (an error's traceback, a re-save), as PyTorch does.
+            def origin() -> list:
+                debug = f"{top}/{rel}.debug_pkl"
+                return origin_map(text, decode_debug_info(reader.read(rel + ".debug_pkl"), debug))
         return text, f"{top}/{rel}", origin
 
     constants: list = []

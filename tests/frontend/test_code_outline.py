@@ -1,0 +1,110 @@
+"""The outline of archive code files: the same AST (ranges included) as the full parser,
+function bodies parsed only when compiled, anything irregular left to the full parser."""
+from __future__ import annotations
+
+import dataclasses
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tsjit
+from tsjit.frontend import ast as A
+from tsjit.frontend.code_outline import DefSpan, materialize, outline
+from tsjit.frontend.parser import parse
+from tsjit.ir.diagnostics import TsjitError
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+
+
+def _code_files() -> list[tuple[str, str]]:
+    out = []
+    for archive in sorted(CORPUS.glob("*/model.pt")):
+        with zipfile.ZipFile(archive) as z:
+            for name in z.namelist():
+                if name.endswith(".py"):
+                    out.append((f"{archive.parent.name}:{name}", z.read(name).decode("utf-8")))
+    return out
+
+
+def _dump(node: Any) -> Any:
+    """Node kinds, fields and ranges, for exact comparison."""
+    if isinstance(node, A.Node):
+        return (type(node).__name__, node.range.start, node.range.end) + tuple(
+            _dump(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name != "range")
+    if isinstance(node, (tuple, list)):
+        return tuple(_dump(x) for x in node)
+    return node
+
+
+def _materialized(m: A.Module) -> A.Module:
+    return A.Module(m.range, tuple(materialize(s) for s in m.body))
+
+
+CODE = _code_files()
+
+
+@pytest.mark.parametrize("name,text", CODE, ids=[n for n, _ in CODE])
+def test_outline_matches_the_parser_on_corpus_code(name: str, text: str) -> None:
+    got = outline(text, name)
+    assert got is not None, "PythonPrint's files are regular: the outline should take them"
+    assert _dump(_materialized(got)) == _dump(parse(text, name))
+
+
+def test_function_bodies_stay_unparsed() -> None:
+    text = ("class M(Module):\n  __parameters__ = [\"w\", ]\n  w : Tensor\n"
+            "  k : Final[Tuple[int, int]] = (1, -2)\n"
+            "  def forward(self: __torch__.M,\n    x: Tensor) -> Tensor:\n"
+            "    return torch.add(x, self.w)  # a comment (\n"
+            "def helper(x: int) -> int:\n  return x\n")
+    m = outline(text)
+    assert m is not None
+    cls, helper = m.body
+    assert isinstance(cls.body[-1], DefSpan) and cls.body[-1].name == "forward"
+    assert isinstance(helper, DefSpan) and helper.name == "helper"
+    assert _dump(_materialized(m)) == _dump(parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    'class M(Module):\n  x : int\n  def f(self) -> str:\n    return """a\n(b"""\n',
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return 1 + \\\n      2\n",
+    "class M(Module):\n\tx : int\n",
+    "class M(Module):\n  x : Optional[(int)]\n",
+    "class M(Module):\n  x : int = 1 + 2\n",
+    "class M(Module):\n  x : str = r'a'\n",
+    "class M(Module):\n  class N:\n    pass\n",
+    "x = 1\n",
+    "class M(Module):\n  def f(self) -> int: return 1\n",
+    "class M(Module):\n  x : List[int\n",
+    "class M(Module):\n  x : int = 012\n",
+])
+def test_irregular_files_are_left_to_the_parser(text: str) -> None:
+    assert outline(text) is None
+
+
+def test_syntax_error_in_a_method_shows_when_the_method_compiles(tmp_path: Path) -> None:
+    class Net(tsjit.nn.Module):
+        def forward(self, x: tsjit.Tensor) -> tsjit.Tensor:
+            return x + 1
+
+        @tsjit.jit.export
+        def other(self, x: int) -> int:
+            return x * 2
+
+    path = tmp_path / "m.pt"
+    tsjit.save(tsjit.script(Net()), path)
+    with zipfile.ZipFile(path) as z:
+        records = [(i, z.read(i)) for i in z.infolist()]
+    broken = tmp_path / "broken.pt"
+    with zipfile.ZipFile(broken, "w") as z:
+        for info, data in records:
+            if info.filename.endswith(".py") and b"def other" in data:
+                data = data.replace(b"return torch.mul(x, 2)", b"return torch.mul(x, 2) +")
+                assert b"2) +" in data
+            z.writestr(info, data)
+    m = tsjit.load(broken)              # the class declaration parses; the body waits
+    assert m(tsjit.ones(2)).tolist() == [2.0, 2.0]
+    with pytest.raises(TsjitError, match="invalid syntax") as info:
+        m.other(3)
+    assert "code/__torch__" in str(info.value)

@@ -1,0 +1,317 @@
+"""Outline of an archive `code/` file: declarations parsed now, function bodies on demand.
+
+Loading an archive needs its classes' attributes, not their methods' code, and parsing
+method bodies with tsjit's (pure Python) parser would make load time grow with the
+amount of code. PythonPrint's files are regular: classes and functions at the top
+level; in class bodies, one-line declarations (`name : Type`, `c : Final[int] = 3`,
+`__parameters__ = ["w", ]`, `__annotations__["0"] = Type`) and `def`s. `outline`
+splits a file into logical lines (brackets, strings and comments respected), finds each
+`def` and its extent, and parses the declarations with a small parser for just that
+subset, giving the AST — ranges included — tsjit's parser gives. Each `def` stays a
+`DefSpan`, parsed by tsjit's parser when the function is first compiled.
+
+Files of any other shape (triple-quoted strings, escapes, continuations, tabs, nested
+classes, expressions beyond names, subscripts and literals...) give None: the caller
+parses the whole file with the full parser, so behaviour and errors stay `parse`'s.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ..ir.diagnostics import Source, SourceRange
+from . import ast as A
+from .parser import parse_def_at
+
+# What decides where logical lines end: one-line strings, comments, brackets, newlines,
+# and the characters that make a file too irregular for the outline.
+_SCAN = re.compile(r"""#[^\n]*|[A-Za-z]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
+                   r"""|[][(){}\n'"\\\t\f\r]""")
+_OPEN, _CLOSE = "([{", ")]}"
+# Tokens of declarations: names, numbers, simple strings, punctuation.
+_TOKEN = re.compile(r""" *(?:([A-Za-z_][A-Za-z_0-9]*)|([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"""
+                    r"""|('[^'\\\n]*'|"[^"\\\n]*")|([][(),.:=+-]))""")
+_CONSTANTS = {"None": None, "True": True, "False": False}
+_KEYWORDS = {"and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+             "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+             "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+             "return", "try", "while", "with", "yield"}
+_DEF = re.compile(r"def +([A-Za-z_][A-Za-z_0-9]*) *\(")
+_CLASS = re.compile(r"class +([A-Za-z_][A-Za-z_0-9]*) *")
+
+
+@dataclass(frozen=True, eq=False)
+class DefSpan(A.Stmt):
+    """A function definition not parsed yet: `def` at `range.start`, its line (with the
+    indentation) starting at `line_start`."""
+
+    name: str
+    line_start: int
+
+    def parse(self) -> A.Def:
+        """The definition, parsed by tsjit's parser (ranges point into the whole file)."""
+        return parse_def_at(self.range.source, self.line_start, self.range.end)
+
+
+def materialize(stmt: A.Stmt) -> A.Stmt:
+    """`stmt` with every DefSpan in it (or in its class body) parsed."""
+    if isinstance(stmt, DefSpan):
+        return stmt.parse()
+    if isinstance(stmt, A.ClassDef) and any(isinstance(s, DefSpan) for s in stmt.body):
+        return A.ClassDef(stmt.range, stmt.name, stmt.bases,
+                          tuple(materialize(s) for s in stmt.body), stmt.decorators)
+    return stmt
+
+
+class _Unsupported(Exception):
+    """The file is not of the shape outline() handles; the caller parses it whole."""
+
+
+@dataclass
+class _Line:
+    start: int      # offset of the line's first character (its indentation)
+    code: int       # offset of its first non-blank character
+    end: int        # offset just past its last token
+    indent: int
+
+
+def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
+    """The file's AST with function bodies left as DefSpans; None if it has another shape."""
+    if '"""' in text or "'''" in text:
+        return None     # strings may span lines: logical lines need the full lexer
+    try:
+        return _Outliner(Source(text, filename)).module()
+    except _Unsupported:
+        return None
+
+
+class _Outliner:
+    def __init__(self, src: Source) -> None:
+        self.src = src
+        self.text = src.text
+
+    def module(self) -> A.Module:
+        lines = _logical_lines(self.text)
+        body: list[A.Stmt] = []
+        i = 0
+        while i < len(lines):
+            if lines[i].indent != 0:
+                raise _Unsupported()
+            if self.text.startswith("def ", lines[i].code):
+                stmt, i = self.function(lines, i)
+            elif self.text.startswith("class ", lines[i].code):
+                stmt, i = self.klass(lines, i)
+            else:
+                raise _Unsupported()
+            body.append(stmt)
+        return A.Module(self.src.range(0, len(self.text)), tuple(body))
+
+    def function(self, lines: list[_Line], i: int) -> tuple[DefSpan, int]:
+        """The def at logical line i (its body: the lines indented deeper), and the next i."""
+        first = lines[i]
+        m = _DEF.match(self.text, first.code, first.end)
+        if m is None or self.text[first.end - 1] != ":":
+            raise _Unsupported()    # e.g. a one-line `def f(): return 1`
+        j = i + 1
+        while j < len(lines) and lines[j].indent > first.indent:
+            j += 1
+        if j == i + 1:
+            raise _Unsupported()
+        return DefSpan(self.src.range(first.code, lines[j - 1].end), m.group(1), first.start), j
+
+    def klass(self, lines: list[_Line], i: int) -> tuple[A.ClassDef, int]:
+        header = lines[i]
+        m = _CLASS.match(self.text, header.code, header.end)
+        if m is None or self.text[header.end - 1] != ":" or i + 1 == len(lines):
+            raise _Unsupported()
+        p = _Parser(self.src, m.end(), header.end - 1)
+        bases: tuple[A.Expr, ...] = ()
+        if p.peek() == "(":
+            p.next()
+            bases = p.items(")")
+        if not p.done():
+            raise _Unsupported()
+        body: list[A.Stmt] = []
+        indent = lines[i + 1].indent
+        j = i + 1
+        while j < len(lines) and lines[j].indent > 0:
+            line = lines[j]
+            if line.indent != indent:
+                raise _Unsupported()
+            if self.text.startswith("def ", line.code):
+                stmt, j = self.function(lines, j)
+                body.append(stmt)
+                continue
+            body.append(_Parser(self.src, line.code, line.end).statement())
+            j += 1
+        if not body:
+            raise _Unsupported()
+        return A.ClassDef(self.src.range(header.code, body[-1].range.end), m.group(1),
+                          bases, tuple(body)), j
+
+
+class _Parser:
+    """Declarations of class bodies: NAME ':' expr ['=' expr] | expr '=' expr | 'pass',
+    over names, attributes, subscripts, numbers, strings, lists, tuples, `-` numbers."""
+
+    def __init__(self, src: Source, pos: int, end: int) -> None:
+        self.src = src
+        self.toks: list[tuple[str, int, int, int]] = []     # (text, kind, start, end)
+        text = src.text
+        while pos < end:
+            m = _TOKEN.match(text, pos, end)
+            if m is None:
+                if not text[pos:end].strip(" "):
+                    break
+                raise _Unsupported()
+            self.toks.append((m.group(m.lastindex), m.lastindex, m.start(m.lastindex), m.end()))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self) -> str:
+        return self.toks[self.i][0] if self.i < len(self.toks) else ""
+
+    def next(self) -> tuple[str, int, int, int]:
+        if self.i == len(self.toks):
+            raise _Unsupported()
+        self.i += 1
+        return self.toks[self.i - 1]
+
+    def done(self) -> bool:
+        return self.i == len(self.toks)
+
+    def statement(self) -> A.Stmt:
+        start = self.toks[0][2] if self.toks else 0
+        if self.peek() == "pass" and len(self.toks) == 1:
+            return A.Pass(self.src.range(start, self.toks[0][3]))
+        target = self.expr()
+        sep = self.next()[0]
+        if sep == ":" and isinstance(target, A.Name):
+            annotation = self.expr()
+            value = None
+            if self.peek() == "=":
+                self.next()
+                value = self.expr()
+            stmt: A.Stmt = A.AnnAssign(self.src.range(start, self.toks[self.i - 1][3]),
+                                       target, annotation, value)
+        elif sep == "=":
+            value = self.expr()
+            stmt = A.Assign(self.src.range(start, self.toks[self.i - 1][3]), (target,), value)
+        else:
+            raise _Unsupported()
+        if not self.done():
+            raise _Unsupported()
+        return stmt
+
+    def items(self, close: str) -> tuple[A.Expr, ...]:
+        """Comma-separated expressions up to `close` (consumed), a trailing comma allowed."""
+        out = []
+        while self.peek() != close:
+            out.append(self.expr())
+            if self.peek() == ",":
+                self.next()
+            elif self.peek() != close:
+                raise _Unsupported()
+        self.next()
+        return tuple(out)
+
+    def expr(self) -> A.Expr:
+        text, kind, start, end = self.next()
+        if text == "-" and kind == 4:
+            operand = self.expr()
+            if not isinstance(operand, A.Constant):
+                raise _Unsupported()
+            return A.UnaryOp(self.src.range(start, operand.range.end), "-", operand)
+        if kind == 1:
+            if text in _CONSTANTS:
+                e: A.Expr = A.Constant(self.src.range(start, end), _CONSTANTS[text])
+            elif text in _KEYWORDS:
+                raise _Unsupported()
+            else:
+                e = A.Name(self.src.range(start, end), text)
+        elif kind == 2:
+            e = A.Constant(self.src.range(start, end), _number(text))
+        elif kind == 3:
+            e = A.Constant(self.src.range(start, end), text[1:-1])
+        elif text == "[":
+            elts = self.items("]")
+            e = A.ListLit(self.src.range(start, self.toks[self.i - 1][3]), elts)
+        elif text == "(":
+            elts = self.items(")")
+            if len(elts) == 1 and self.toks[self.i - 2][0] != ",":
+                raise _Unsupported()    # a parenthesized expression: left to the parser
+            e = A.TupleLit(self.src.range(start, self.toks[self.i - 1][3]), elts)
+        else:
+            raise _Unsupported()
+        while True:             # trailers: .name and [index]
+            if self.peek() == ".":
+                self.next()
+                name, kind, _, end = self.next()
+                if kind != 1 or name in _KEYWORDS or name in _CONSTANTS:
+                    raise _Unsupported()
+                e = A.Attribute(self.src.range(e.range.start, end), e, name)
+            elif self.peek() == "[":
+                self.next()
+                index = self.index()
+                e = A.Subscript(self.src.range(e.range.start, self.toks[self.i - 1][3]), e, index)
+            else:
+                return e
+
+    def index(self) -> A.Expr:
+        """The inside of `[...]` after a value: one expression or a tuple of them."""
+        items = self.items("]")
+        if len(items) == 1 and self.toks[self.i - 2][0] != ",":
+            return items[0]
+        if not items:
+            raise _Unsupported()
+        return A.TupleLit(self.src.range(items[0].range.start, items[-1].range.end), items)
+
+
+def _number(text: str) -> object:
+    if "." in text or "e" in text or "E" in text:
+        return float(text)
+    if len(text) > 1 and text[0] == "0":
+        raise _Unsupported()        # the parser's error for leading zeros
+    return int(text)
+
+
+def _logical_lines(text: str) -> list[_Line]:
+    """Non-blank logical lines (a line and the ones its open brackets continue onto)."""
+    out: list[_Line] = []
+    depth = 0
+    line_start = 0          # of the current physical line
+    code_end = -1           # end of the physical line's code: before a comment, if any
+
+    def finish(end: int) -> None:
+        """The physical line [line_start, end) is complete."""
+        stop = len(text[line_start:end].rstrip(" ")) + line_start
+        if stop == line_start or text[line_start:stop].isspace():
+            return
+        if out and out[-1].end < 0:         # a continuation of an open logical line
+            if depth == 0:
+                out[-1].end = stop
+            return
+        code = len(text[line_start:stop]) - len(text[line_start:stop].lstrip(" ")) + line_start
+        out.append(_Line(line_start, code, stop if depth == 0 else -1, code - line_start))
+
+    for m in _SCAN.finditer(text):
+        c = m.group()
+        first = c[0]
+        if first == "\n":
+            finish(code_end if code_end >= 0 else m.start())
+            line_start, code_end = m.end(), -1
+        elif first == "#":
+            code_end = m.start() if code_end < 0 else code_end
+        elif first in _OPEN:
+            depth += 1
+        elif first in _CLOSE:
+            depth -= 1
+            if depth < 0:
+                raise _Unsupported()
+        elif len(c) == 1:
+            raise _Unsupported()    # an unterminated string, escape, tab, form feed, CR
+    finish(code_end if code_end >= 0 else len(text))
+    if depth != 0 or (out and out[-1].end < 0):
+        raise _Unsupported()
+    return out
