@@ -127,10 +127,10 @@ class _Outliner:
             raise _Unsupported()
         p = _Parser(self.src, m.end(), header.end - 1)
         bases: tuple[A.Expr, ...] = ()
-        if p.peek() == "(":
-            p.next()
+        if p.texts[0] == "(":
+            p.i = 1
             bases = p.items(")")
-        if not p.done():
+        if p.kinds[p.i] != 0:
             raise _Unsupported()
         body: list[A.Stmt] = []
         indent = lines[i + 1].indent
@@ -153,119 +153,130 @@ class _Outliner:
 
 class _Parser:
     """Declarations of class bodies: NAME ':' expr ['=' expr] | expr '=' expr | 'pass',
-    over names, attributes, subscripts, numbers, strings, lists, tuples, `-` numbers."""
+    over dotted names, subscripts, numbers, strings, lists, tuples and `-` numbers."""
 
     def __init__(self, src: Source, pos: int, end: int) -> None:
         self.src = src
-        self.toks: list[tuple[str, int, int, int]] = []     # (text, kind, start, end)
-        text = src.text
-        while pos < end:
-            m = _TOKEN.match(text, pos, end)
-            if m is None:
-                if not text[pos:end].strip(" "):
-                    break
-                raise _Unsupported()
-            self.toks.append((m.group(m.lastindex), m.lastindex, m.start(m.lastindex), m.end()))
-            pos = m.end()
+        # Parallel token lists, with an end marker ("") so that look-ahead needs no checks.
+        self.texts: list[str] = []
+        self.kinds: list[int] = []      # the _TOKEN group: 1 names, 2 numbers, 3 strings, 4 punctuation
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        at = pos
+        for m in _TOKEN.finditer(src.text, pos, end):
+            if m.start() != at:
+                raise _Unsupported()    # a character no declaration token starts with
+            k = m.lastindex
+            self.texts.append(m.group(k))
+            self.kinds.append(k)
+            self.starts.append(m.start(k))
+            at = m.end()
+            self.ends.append(at)
+        if at != end:
+            raise _Unsupported()
+        self.texts.append("")
+        self.kinds.append(0)
         self.i = 0
 
-    def peek(self) -> str:
-        return self.toks[self.i][0] if self.i < len(self.toks) else ""
-
-    def next(self) -> tuple[str, int, int, int]:
-        if self.i == len(self.toks):
+    def take(self, text: str) -> None:
+        if self.texts[self.i] != text:
             raise _Unsupported()
         self.i += 1
-        return self.toks[self.i - 1]
-
-    def done(self) -> bool:
-        return self.i == len(self.toks)
 
     def statement(self) -> A.Stmt:
-        start = self.toks[0][2] if self.toks else 0
-        if self.peek() == "pass" and len(self.toks) == 1:
-            return A.Pass(self.src.range(start, self.toks[0][3]))
+        src, start = self.src, self.starts[0]
+        if self.texts == ["pass", ""]:
+            return A.Pass(SourceRange(src, start, self.ends[0]))
         target = self.expr()
-        sep = self.next()[0]
+        sep = self.texts[self.i]
+        self.i += 1
         if sep == ":" and isinstance(target, A.Name):
             annotation = self.expr()
             value = None
-            if self.peek() == "=":
-                self.next()
+            if self.texts[self.i] == "=":
+                self.i += 1
                 value = self.expr()
-            stmt: A.Stmt = A.AnnAssign(self.src.range(start, self.toks[self.i - 1][3]),
+            stmt: A.Stmt = A.AnnAssign(SourceRange(src, start, self.ends[self.i - 1]),
                                        target, annotation, value)
         elif sep == "=":
             value = self.expr()
-            stmt = A.Assign(self.src.range(start, self.toks[self.i - 1][3]), (target,), value)
+            stmt = A.Assign(SourceRange(src, start, self.ends[self.i - 1]), (target,), value)
         else:
             raise _Unsupported()
-        if not self.done():
+        if self.kinds[self.i] != 0:
             raise _Unsupported()
         return stmt
 
     def items(self, close: str) -> tuple[A.Expr, ...]:
         """Comma-separated expressions up to `close` (consumed), a trailing comma allowed."""
         out = []
-        while self.peek() != close:
+        texts = self.texts
+        while texts[self.i] != close:
             out.append(self.expr())
-            if self.peek() == ",":
-                self.next()
-            elif self.peek() != close:
+            if texts[self.i] == ",":
+                self.i += 1
+            elif texts[self.i] != close:
                 raise _Unsupported()
-        self.next()
+        self.i += 1
         return tuple(out)
 
     def expr(self) -> A.Expr:
-        text, kind, start, end = self.next()
-        if text == "-" and kind == 4:
+        i, src = self.i, self.src
+        text, kind, start, end = self.texts[i], self.kinds[i], self.starts[i], self.ends[i]
+        self.i = i + 1
+        if kind == 1:
+            e = self.dotted(text, start, end)
+        elif kind == 2:
+            e = A.Constant(SourceRange(src, start, end), _number(text))
+        elif kind == 3:
+            e = A.Constant(SourceRange(src, start, end), text[1:-1])
+        elif text == "-":
             operand = self.expr()
             if not isinstance(operand, A.Constant):
                 raise _Unsupported()
-            return A.UnaryOp(self.src.range(start, operand.range.end), "-", operand)
-        if kind == 1:
-            if text in _CONSTANTS:
-                e: A.Expr = A.Constant(self.src.range(start, end), _CONSTANTS[text])
-            elif text in _KEYWORDS:
-                raise _Unsupported()
-            else:
-                e = A.Name(self.src.range(start, end), text)
-        elif kind == 2:
-            e = A.Constant(self.src.range(start, end), _number(text))
-        elif kind == 3:
-            e = A.Constant(self.src.range(start, end), text[1:-1])
+            return A.UnaryOp(SourceRange(src, start, operand.range.end), "-", operand)
         elif text == "[":
             elts = self.items("]")
-            e = A.ListLit(self.src.range(start, self.toks[self.i - 1][3]), elts)
+            e = A.ListLit(SourceRange(src, start, self.ends[self.i - 1]), elts)
         elif text == "(":
             elts = self.items(")")
-            if len(elts) == 1 and self.toks[self.i - 2][0] != ",":
+            if len(elts) == 1 and self.texts[self.i - 2] != ",":
                 raise _Unsupported()    # a parenthesized expression: left to the parser
-            e = A.TupleLit(self.src.range(start, self.toks[self.i - 1][3]), elts)
+            e = A.TupleLit(SourceRange(src, start, self.ends[self.i - 1]), elts)
         else:
             raise _Unsupported()
-        while True:             # trailers: .name and [index]
-            if self.peek() == ".":
-                self.next()
-                name, kind, _, end = self.next()
-                if kind != 1 or name in _KEYWORDS or name in _CONSTANTS:
-                    raise _Unsupported()
-                e = A.Attribute(self.src.range(e.range.start, end), e, name)
-            elif self.peek() == "[":
-                self.next()
-                index = self.index()
-                e = A.Subscript(self.src.range(e.range.start, self.toks[self.i - 1][3]), e, index)
-            else:
-                return e
+        while self.texts[self.i] == "[":     # subscripts
+            self.i += 1
+            index = self.index()
+            e = A.Subscript(SourceRange(src, e.range.start, self.ends[self.i - 1]), e, index)
+        return e
+
+    def dotted(self, text: str, start: int, end: int) -> A.Expr:
+        """A name and the `.name`s after it (a NAME token just taken)."""
+        src = self.src
+        if text in _CONSTANTS:
+            return A.Constant(SourceRange(src, start, end), _CONSTANTS[text])
+        if text in _KEYWORDS:
+            raise _Unsupported()
+        e: A.Expr = A.Name(SourceRange(src, start, end), text)
+        texts, kinds = self.texts, self.kinds
+        while texts[self.i] == ".":
+            i = self.i + 1
+            name = texts[i]
+            if kinds[i] != 1 or name in _KEYWORDS or name in _CONSTANTS:
+                raise _Unsupported()
+            e = A.Attribute(SourceRange(src, start, self.ends[i]), e, name)
+            self.i = i + 1
+        return e
 
     def index(self) -> A.Expr:
         """The inside of `[...]` after a value: one expression or a tuple of them."""
         items = self.items("]")
-        if len(items) == 1 and self.toks[self.i - 2][0] != ",":
+        if len(items) == 1 and self.texts[self.i - 2] != ",":
             return items[0]
         if not items:
             raise _Unsupported()
-        return A.TupleLit(self.src.range(items[0].range.start, items[-1].range.end), items)
+        return A.TupleLit(SourceRange(self.src, items[0].range.start, items[-1].range.end), items)
 
 
 def _number(text: str) -> object:
