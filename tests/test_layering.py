@@ -10,14 +10,16 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "tsjit")
 
 # folder -> tsjit folders it must not import
 FORBIDDEN = {
-    "ir": {"frontend", "printer", "serialize", "interpreter", "ops", "tensor", "nn", "jit"},
+    "ir": {"frontend", "printer", "serialize", "interpreter", "codegen", "ops", "tensor", "nn", "jit"},
     # tensor may use ir (a leaf) for schema parsing in its eager dispatcher
-    "tensor": {"frontend", "printer", "serialize", "interpreter", "nn", "jit"},
-    "ops": {"frontend", "printer", "serialize", "interpreter", "nn", "jit"},
-    "frontend": {"printer", "serialize", "interpreter", "nn", "jit"},
-    "printer": {"frontend", "serialize", "interpreter", "ops", "nn", "jit"},
-    "interpreter": {"frontend", "printer", "serialize", "nn", "jit"},
-    "nn": {"frontend", "printer", "serialize", "interpreter", "jit", "ir"},
+    "tensor": {"frontend", "printer", "serialize", "interpreter", "codegen", "nn", "jit"},
+    "ops": {"frontend", "printer", "serialize", "interpreter", "codegen", "nn", "jit"},
+    "frontend": {"printer", "serialize", "interpreter", "codegen", "nn", "jit"},
+    "printer": {"frontend", "serialize", "interpreter", "codegen", "ops", "nn", "jit"},
+    # the interpreter knows no compiler: the codegen tier is installed from above (jit)
+    "interpreter": {"frontend", "printer", "serialize", "codegen", "nn", "jit"},
+    "codegen": {"frontend", "printer", "serialize", "nn", "jit"},
+    "nn": {"frontend", "printer", "serialize", "interpreter", "codegen", "jit", "ir"},
 }
 
 

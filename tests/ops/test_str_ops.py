@@ -136,3 +136,45 @@ def test_format() -> None:
         pf("%%", 1)
     with pytest.raises(RuntimeError, match="specifier %x is not supported"):
         pf("%x", 1)
+
+
+# ---- ASCII fast paths agree with the byte-level definitions ---------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from tsjit.ops.kernels import str_methods as _sm  # noqa: E402
+from tsjit.ops.kernels.str_common import from_bytes as _fb, to_bytes as _tb  # noqa: E402
+
+_TEXT = st.text(alphabet=st.sampled_from(list("aZ9 ,.\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f_é€")), max_size=12)
+
+
+@given(_TEXT)
+def test_split_fast_path_matches_bytes(s):
+    ws = frozenset(b" \t\n\v\f\r\x1c\x1d\x1e\x85\xe2\x80\xa8\xa9")
+    parts, cur = [], bytearray()
+    for c in _tb(s):
+        if c in ws:
+            if cur:
+                parts.append(bytes(cur))
+                cur = bytearray()
+        else:
+            cur.append(c)
+    if cur:
+        parts.append(bytes(cur))
+    assert _sm.split(s) == [_fb(p) for p in parts]
+
+
+@given(_TEXT, st.sampled_from([".,;:!?", " \n\t\f\v", "a", "é", ""]))
+def test_strip_fast_paths_match_bytes(s, chars):
+    for name in ("strip", "lstrip", "rstrip"):
+        expected = _fb(getattr(_tb(s), name)(_tb(chars)))
+        assert getattr(_sm, name)(s, chars) == expected
+
+
+@given(_TEXT)
+def test_case_fast_paths_match_bytes(s):
+    from tsjit.ops import registry
+    for name in sorted(_sm._ASCII_SAME) + ["isspace"]:
+        expected = getattr(_tb(s), name)()
+        expected = _fb(expected) if isinstance(expected, bytes) else expected
+        assert registry.find(f"aten::{name}").kernel(s) == expected, name

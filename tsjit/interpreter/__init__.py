@@ -11,7 +11,8 @@ from typing import Any
 _WHERE = {
     "Code": "code", "build_code": "code", "ScriptError": "errors", "OPCODES": "instructions",
     "disassemble": "instructions", "UNINITIALIZED": "objects", "Object": "objects",
-    "call_function": "run", "code_for": "run",
+    "call_function": "run", "code_for": "run", "Executor": "executor",
+    "executor_for": "executor", "set_policy": "executor", "POLICY": "executor",
 }
 
 

@@ -122,18 +122,7 @@ class _Builder:
         elif k == "prim::unchecked_cast":
             self.emit((MOVE, ins[0], outs[0]), rng)
         else:
-            self.op(n, self.kernel(n), ins, outs, rng)
-
-    def kernel(self, n: Node) -> Any:
-        if n.schema is not None:
-            o = registry.find_by_schema(n.schema)
-            if o is None:
-                raise TsjitError(f"no kernel is registered for {n.schema}", n.source_range)
-            return C_KERNELS.get(n.schema.qualified, o.kernel)
-        try:
-            return prim_kernel(n)
-        except KeyError:
-            raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
+            self.op(n, node_kernel(n), ins, outs, rng)
 
     def op(self, n: Node, kernel: Any, ins: tuple, outs: tuple, rng: Optional[SourceRange]) -> None:
         inline = INLINE_INT_OPS.get(n.schema.qualified) if n.schema is not None else None
@@ -224,6 +213,19 @@ class _Builder:
         outs = [self.reg(v) for v in n.outputs]
         for c, o in zip(carried, outs):
             self.emit((MOVE, c, o), rng)
+
+
+def node_kernel(n: Node) -> Any:
+    """The callable that computes operator node `n` (a registered or prim kernel)."""
+    if n.schema is not None:
+        o = registry.find_by_schema(n.schema)
+        if o is None:
+            raise TsjitError(f"no kernel is registered for {n.schema}", n.source_range)
+        return C_KERNELS.get(n.schema.qualified, o.kernel)
+    try:
+        return prim_kernel(n)
+    except KeyError:
+        raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
 
 
 def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:

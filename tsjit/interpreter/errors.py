@@ -44,3 +44,29 @@ def add_frames(err: ScriptError, function: str, range: Optional[SourceRange],
         err.add_frame(name, range)
         range = site
     err.add_frame(function, range)
+
+
+# What a failing kernel may raise; both tiers turn these into located ScriptErrors.
+KERNEL_ERRORS = (ArithmeticError, LookupError, ValueError, TypeError, RuntimeError,
+                 AttributeError, AssertionError, NotImplementedError, OverflowError, MemoryError)
+CAUGHT = (TsjitError,) + KERNEL_ERRORS
+
+
+def located(err: BaseException, function: str, range: Optional[SourceRange],
+            callstack: tuple = ()) -> ScriptError:
+    """`err` (raised while running `function` at `range`) as a ScriptError with that frame."""
+    if isinstance(err, ScriptError):
+        if err.range is None:
+            err.range = range
+        add_frames(err, function, range, callstack)
+        return err
+    if isinstance(err, KeyError) and err.args:
+        message = repr(err.args[0]) if not isinstance(err.args[0], str) else err.args[0]
+    elif isinstance(err, TsjitError):
+        message = err.message
+    else:
+        message = str(err)
+    kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"
+    wrapped = ScriptError(message, kind, range)
+    add_frames(wrapped, function, range, callstack)
+    return wrapped

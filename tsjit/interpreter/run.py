@@ -5,8 +5,9 @@ from typing import Any
 
 from ..ir import Function
 from ..ir.diagnostics import TsjitError
-from .code import Code, build_code
-from .errors import ScriptError, add_frames
+from .code import Code
+from .executor import executor_for
+from .errors import CAUGHT, ScriptError, located
 from ..ops.formatting import wrap_int64
 from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
                            LOOP, MOVE, MOVES, OP, OP1, OP2, OP2JF, OP3, OPN, OPV, RAISE, RET,
@@ -20,15 +21,13 @@ _HALF = 1 << 62
 
 def code_for(fn: Function) -> Code:
     """The Code of `fn`, built on first use."""
-    code = fn.executor
-    if code is None:
-        code = fn.executor = build_code(fn)
-    return code
+    return executor_for(fn).code
 
 
 def call_function(fn: Function, args: list) -> Any:
-    """Run `fn` on positional run-time values (`self` first for methods)."""
-    return run(code_for(fn), args)
+    """Run `fn` on positional run-time values (`self` first for methods), in whichever
+    tier its executor has reached."""
+    return executor_for(fn).call(args)
 
 
 def run(code: Code, args: list) -> Any:
@@ -108,8 +107,7 @@ def run(code: Code, args: list) -> Any:
                 r[ins[3]] = ins[1](*[r[i] for i in ins[2]])
             elif op == _CALL:
                 fn = ins[1]
-                callee = fn.executor or code_for(fn)
-                r[ins[3]] = run(callee, [r[i] for i in ins[2]])
+                r[ins[3]] = (fn.executor or executor_for(fn)).call([r[i] for i in ins[2]])
             elif op == _SETATTR:
                 obj = r[ins[2]]
                 slots = obj.slots
@@ -130,33 +128,11 @@ def run(code: Code, args: list) -> Any:
                 fn = obj.type.methods.get(ins[1])
                 if fn is None:
                     raise ScriptError(f"object of type {obj.type.name} has no method '{ins[1]}'")
-                r[ins[3]] = run(fn.executor or code_for(fn), [r[i] for i in ins[2]])
+                r[ins[3]] = (fn.executor or executor_for(fn)).call([r[i] for i in ins[2]])
             elif op == _RAISE:
                 cls = r[ins[2]] or "builtins.Exception"
                 raise ScriptError(r[ins[1]], cls.rsplit(".", 1)[-1])
             else:
                 raise TsjitError(f"bad opcode {op} at {pc - 1} in {code.name}")
-    except ScriptError as err:
-        if err.range is None:
-            err.range = code.ranges[pc - 1]
-        add_frames(err, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ()))
-        raise
-    except TsjitError as err:
-        raise _wrap(err, code, pc) from None
-    except (ArithmeticError, LookupError, ValueError, TypeError, RuntimeError, AttributeError,
-            AssertionError, NotImplementedError, OverflowError, MemoryError) as err:
-        raise _wrap(err, code, pc) from None
-
-
-def _wrap(err: Exception, code: Code, pc: int) -> ScriptError:
-    """A kernel's Python exception as a ScriptError located at the failing instruction."""
-    if isinstance(err, KeyError) and err.args:
-        message = repr(err.args[0]) if not isinstance(err.args[0], str) else err.args[0]
-    elif isinstance(err, TsjitError):
-        message = err.message
-    else:
-        message = str(err)
-    kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"
-    wrapped = ScriptError(message, kind, code.ranges[pc - 1])
-    add_frames(wrapped, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ()))
-    return wrapped
+    except CAUGHT as err:
+        raise located(err, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ())) from None

@@ -23,6 +23,19 @@ def reset_compilation_unit() -> None:
     _reset()
 
 
+def set_executor(mode: str, threshold: Any = None) -> None:
+    """Run functions in the "interpreter", in generated "codegen", or "auto" (the
+    interpreter for the first `threshold` calls of a function, then generated code)."""
+    from .executors import set_executor as _set
+    _set(mode, threshold)
+
+
+def get_executor() -> tuple[str, int]:
+    """The executor mode and tier-up threshold in force."""
+    from .executors import get_executor as _get
+    return _get()
+
+
 def __getattr__(name: str) -> Any:
     # Loaded on first use, so `import tsjit` stays fast.
     if name == "CompilationUnit":

@@ -3,7 +3,7 @@ from typing import Callable
 
 from ..graph import Graph
 from ..verifier import lint
-from . import constant_pooling, dead_code, simplify_control_flow
+from . import constant_pooling, constant_propagation, dead_code, inlining, peephole, simplify_control_flow
 
 Pass = Callable[[Graph], bool]
 
@@ -22,4 +22,5 @@ def run_pipeline(graph: Graph, passes: list[Pass], verify: bool = False) -> bool
     return changed
 
 
-__all__ = ["CLEANUP", "run_pipeline", "constant_pooling", "dead_code", "simplify_control_flow"]
+__all__ = ["CLEANUP", "run_pipeline", "constant_pooling", "constant_propagation", "dead_code",
+           "inlining", "peephole", "simplify_control_flow"]

@@ -137,6 +137,8 @@ def replace(self: str, old: str, new: str, max: int = -1) -> str:
 @op("aten::split.str(str self, str? separator=None, int max=-1) -> str[]")
 def split(self: str, separator: Optional[str] = None, max: int = -1) -> list[str]:
     """Split on a separator (at most `max` times), or on whitespace runs (ignoring `max`)."""
+    if separator is None and self.isascii() and "\x1f" not in self:
+        return self.split()     # the same whitespace set, once \x1f (Python's only extra) is absent
     b = to_bytes(self)
     if separator is None:
         parts, cur = [], bytearray()
@@ -217,18 +219,24 @@ def _chars(chars: str) -> bytes:
 @op("aten::strip(str self, str chars=\" \\n\\t\\f\\v\") -> str")
 def strip(self: str, chars: str = _STRIP_DEFAULT) -> str:
     """Remove leading and trailing bytes found in `chars`."""
+    if self.isascii() and chars.isascii() and chars != _STRIP_DEFAULT_ESCAPED:
+        return self.strip(chars)
     return from_bytes(to_bytes(self).strip(_chars(chars)))
 
 
 @op("aten::lstrip(str self, str chars=\" \\n\\t\\f\\v\") -> str")
 def lstrip(self: str, chars: str = _STRIP_DEFAULT) -> str:
     """Remove leading bytes found in `chars`."""
+    if self.isascii() and chars.isascii() and chars != _STRIP_DEFAULT_ESCAPED:
+        return self.lstrip(chars)
     return from_bytes(to_bytes(self).lstrip(_chars(chars)))
 
 
 @op("aten::rstrip(str self, str chars=\" \\n\\t\\f\\v\") -> str")
 def rstrip(self: str, chars: str = _STRIP_DEFAULT) -> str:
     """Remove trailing bytes found in `chars`."""
+    if self.isascii() and chars.isascii() and chars != _STRIP_DEFAULT_ESCAPED:
+        return self.rstrip(chars)
     return from_bytes(to_bytes(self).rstrip(_chars(chars)))
 
 
@@ -279,9 +287,21 @@ def expandtabs(self: str, tabsize: int = 8) -> str:
 
 # ---- case conversion and character classes -----------------------------------------------
 
+# On ASCII text these str methods agree with the bytes methods (isspace does not: str's
+# counts \x1c-\x1f as whitespace), so ASCII strings skip the UTF-8 round trip.
+_ASCII_SAME = {"lower", "upper", "title", "capitalize", "swapcase", "isdigit", "isalpha",
+               "isalnum", "islower", "isupper", "istitle"}
+
+
 def _bytes_method(name: str, doc: str) -> None:
-    def kernel(self: str) -> object:
-        return _convert(getattr(to_bytes(self), name)())
+    if name in _ASCII_SAME:
+        def kernel(self: str) -> object:
+            if self.isascii():
+                return getattr(self, name)()
+            return _convert(getattr(to_bytes(self), name)())
+    else:
+        def kernel(self: str) -> object:
+            return _convert(getattr(to_bytes(self), name)())
     kernel.__name__, kernel.__doc__ = name, doc
     op(f"aten::{name}(str self) -> " +
        ("bool" if name.startswith("is") else "str"))(kernel)

@@ -1,0 +1,41 @@
+"""Compiling a Function to a Python function: optimize its graph, generate source, exec it."""
+from __future__ import annotations
+
+import builtins
+import linecache
+import re
+from typing import Any, Callable
+
+from ..interpreter.errors import located
+from ..ir import Function
+from .optimize import optimized_graph
+from .python_source import Generated, generate
+
+# The only builtins generated code may reach (it names no others).
+_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexError", "KeyError")}
+_IDENT = re.compile(r"[^0-9A-Za-z_]")
+
+
+def generated_source(fn: Function) -> Generated:
+    """The Python source (and its namespace and line map) the codegen tier makes for `fn`."""
+    name = "f_" + _IDENT.sub("_", fn.qualified_name)
+    return generate(name, optimized_graph(fn))
+
+
+def compile_function(fn: Function) -> Callable[[list], Any]:
+    """`fn` as a Python function of its argument list, raising as the interpreter does."""
+    gen = generated_source(fn)
+    filename = f"<tsjit {fn.qualified_name}>"
+    locations = gen.locations
+    qualified = fn.qualified_name
+
+    def locate(err: BaseException, lineno: int) -> BaseException:
+        rng, callstack = locations[lineno] if 0 <= lineno < len(locations) and \
+            locations[lineno] is not None else (None, ())
+        return located(err, qualified, rng, callstack)
+
+    namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS)
+    exec(compile(gen.source, filename, "exec"), namespace)   # noqa: S102 - source built from IR
+    # Python's own tracebacks (for debugging tsjit) can show the generated lines.
+    linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
+    return namespace[gen.name]
