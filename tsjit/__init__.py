@@ -18,8 +18,9 @@ from .tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from .tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
-from . import jit, nn
+from . import jit, linalg, nn, special
 from .jit import load, save, script
+from .functional import tensordot, unique
 
 __version__ = "0.1.0"
 

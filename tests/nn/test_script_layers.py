@@ -16,11 +16,6 @@ from nn_cases import ALL
 from nn_util import assert_close, needs_torch, tnn, to_numpy, to_tsjit, torch
 
 # --- compiler gaps: feature, example source line, error; then the cases they block --------
-BOOLEAN_DISPATCH = (
-    "boolean dispatch (`__tsjit_boolean_dispatch__`, PyTorch's boolean_dispatch): "
-    "`F.max_pool2d(input, ..., return_indices=self.return_indices)` (nn/modules/pooling.py) "
-    "must call max_pool2d_with_indices or _max_pool2d as the constant flag says -> ParseError: "
-    "invalid syntax: unexpected name 'args' (the Python dispatcher `def fn(*args, **kwargs)`)")
 TUPLE_TO_UNION_LIST = (
     "tuple -> list conversion for an Optional[Union[int, List[int]]] parameter: "
     "`F.interpolate(input, self.size, ...)` with size == (7, 9) (nn/modules/upsampling.py) -> "
@@ -32,9 +27,6 @@ CONST_SUBMODULE = (
     "constant 'norm' of type LayerNorm is not supported; constants must be numbers, strings, "
     "None or tuples of them")
 GAPS = {
-    BOOLEAN_DISPATCH: ["Sequential-OrderedDict", "MaxPool1d", "MaxPool2d", "MaxPool2d-pad-ceil",
-                       "MaxPool2d-indices", "MaxPool3d", "AdaptiveMaxPool2d",
-                       "AdaptiveMaxPool1d-indices"],
     TUPLE_TO_UNION_LIST: ["Upsample-nearest-size", "Upsample-bilinear", "Upsample-bicubic",
                           "UpsamplingBilinear2d"],
     CONST_SUBMODULE: ["TransformerEncoder", "TransformerDecoder", "Transformer"],

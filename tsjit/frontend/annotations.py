@@ -1,7 +1,7 @@
 """Type annotations (AST expressions) -> Types."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ..ir import types as T
 from ..ir.diagnostics import CompileError
@@ -34,6 +34,18 @@ def _dotted(e: ast.Expr) -> str:
         base = _dotted(e.value)
         return f"{base}.{e.attr}" if base else ""
     return ""
+
+
+def broadcast_size(e: ast.Expr) -> Optional[int]:
+    """N of a `BroadcastingListN[T]` annotation (also inside Optional[...]), else None: such
+    a parameter also accepts a single value, repeated N times."""
+    if isinstance(e, ast.Subscript):
+        ctor = _last_atom(e.value)
+        if ctor.startswith("BroadcastingList") and ctor[len("BroadcastingList"):].isdigit():
+            return int(ctor[len("BroadcastingList"):])
+        if ctor == "Optional":
+            return broadcast_size(e.index)
+    return None
 
 
 def type_from_expr(c: Any, e: ast.Expr) -> T.Type:

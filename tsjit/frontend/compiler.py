@@ -17,6 +17,7 @@ from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipel
 from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
+from .annotations import broadcast_size
 from .emitter import Emitter
 from .environment import Environment, Undefined, assigned_names, meaningful_name
 from .refinement import refinements
@@ -120,7 +121,10 @@ class FunctionCompiler(Emitter):
                 default = self.python_defaults[p.name]   # already evaluated by Python
             elif p.default is not None:
                 default = self.constant_default(p.default, t)
-            args.append(Argument(p.name, t, default, p.kwarg_only))
+            n = broadcast_size(p.annotation) if p.annotation is not None else None
+            if n and isinstance(default, (int, float)) and not isinstance(default, bool):
+                default = [default] * n   # `padding: BroadcastingList2[int] = 0`
+            args.append(Argument(p.name, t, default, p.kwarg_only, N=n))
         return args
 
     def constant_default(self, e: ast.Expr, t: T.Type) -> Any:

@@ -28,7 +28,8 @@ from .compiler import FunctionCompiler
 from .emitter import constant_type
 from .parser import parse_def
 from .resolver import PythonModuleValue, PythonResolver
-from .sugared import BuiltinFunction, ClassValue, FunctionValue, SimpleValue, SugaredValue
+from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
+                      SimpleValue, SugaredValue)
 
 # nn.Module bookkeeping that is never a scripted attribute.
 IGNORED_MODULE_ATTRIBUTES = {
@@ -106,6 +107,10 @@ class ScriptCompiler:
             t = self.python_type(obj, rng)
             if t is not None:
                 return ClassValue(t)
+        dispatch = getattr(obj, "__tsjit_boolean_dispatch__", None)
+        if dispatch is not None:
+            return BooleanDispatchValue(
+                dispatch, lambda fn, c2, r2: self.python_value(fn, name, c2, r2))
         if inspect.isfunction(obj):
             return FunctionValue(self.function(obj))
         if isinstance(obj, typing.TypeVar) or getattr(obj, "__origin__", None) is not None:

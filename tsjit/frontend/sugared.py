@@ -182,6 +182,28 @@ class FunctionValue(SugaredValue):
         return SimpleValue(c.emit_function_call(self.fn, args, kwargs, rng, self.ref))
 
 
+class BooleanDispatchValue(SugaredValue):
+    """A Python function that picks one of two implementations by a constant bool argument
+    (PyTorch's boolean_dispatch: `F.max_pool2d(..., return_indices=True)`, `torch.unique`),
+    so that each implementation keeps one return type."""
+
+    kind = "a boolean-dispatched function"
+
+    def __init__(self, info: dict, resolve: Any) -> None:
+        # resolve(python function, compiler, range) -> the SugaredValue of an implementation
+        self.info, self.resolve = info, resolve
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        name, index = self.info["arg_name"], self.info["arg_index"]
+        arg = kwargs.get(name) or (args[index] if index < len(args) else None)
+        flag = self.info["default"] if arg is None else c.constant_of(arg.value)
+        if not isinstance(flag, bool):
+            raise CompileError(f"the value of argument '{name}' must be a constant bool: it "
+                               "chooses which implementation is called", arg.range or rng)
+        impl = self.info["if_true"] if flag else self.info["if_false"]
+        return self.resolve(impl, c, rng).call(c, rng, args, kwargs)
+
+
 class NoneValue(SugaredValue):
     """`None` used as a type."""
 

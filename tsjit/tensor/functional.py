@@ -331,3 +331,24 @@ def first_arg_is_self(name: str) -> bool:
                 raws[0].startswith("Tensor") and "[" not in raws[0]:
             return True
     return False
+
+
+class Namespace:
+    """A module `__getattr__` for torch.linalg / torch.special: `name` is aten::<prefix>name
+    (torch.linalg.solve is aten::linalg_solve), so scripted code compiles to that operator."""
+
+    def __init__(self, module: str, prefix: str) -> None:
+        self.module, self.prefix = module, prefix
+
+    def __call__(self, name: str) -> Dispatcher:
+        if not name.startswith("__"):
+            _load()
+            if self.prefix + name in _table:
+                return dispatcher(self.prefix + name)
+        raise AttributeError(f"module '{self.module}' has no attribute '{name}'")
+
+    def names(self) -> list[str]:
+        """The functions the namespace offers."""
+        _load()
+        n = len(self.prefix)
+        return sorted(k[n:] for k in _table if k.startswith(self.prefix))

@@ -389,9 +389,14 @@ fmin = op("aten::fmin(Tensor self, Tensor other) -> Tensor")(_minmax("fmin", np.
 @quiet
 def xlogy(self: Any, other: Any) -> Tensor:
     """self * log(other), 0 where self == 0 (NaN other stays NaN)."""
+    return x_times_log(self, other, np.log)
+
+
+def x_times_log(self: Any, other: Any, log: Callable) -> Tensor:
+    """self * log(other) in the floating result type, 0 where self == 0 (NaN other stays NaN)."""
     dt = float_result(D.result_type(self, other))
     _, a, b = prep(self, other, dt)
-    return wrap(np.where((a == 0) & ~np.isnan(b), 0, a * np.log(b)).astype(a.dtype))
+    return wrap(np.where((a == 0) & ~np.isnan(b), 0, a * log(b)).astype(a.dtype))
 
 
 # --- in-place variants -------------------------------------------------------------------
