@@ -22,11 +22,16 @@ def _cmd_code(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .serialize import ArchiveReader
+    from .serialize import ArchiveReader, list_extra_files
     reader = ArchiveReader(args.archive)
     for name in reader.names():
         e = reader.info(name)
         print(f"{e.size:>10}  {reader.top}/{name}")
+    extra = list_extra_files(reader)
+    if extra:
+        print(f"extra files ({len(extra)}):")
+        for name in extra:
+            print(f"{reader.info('extra/' + name).size:>10}  {name}")
     return 0
 
 

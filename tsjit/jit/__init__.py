@@ -1,7 +1,7 @@
 """tsjit.jit: scripting, saving and loading (mirrors torch.jit)."""
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Optional
 
 
 
@@ -73,16 +73,21 @@ def interface(cls: Any) -> Any:
     return cls
 
 
-def save(m: Any, path: Any) -> None:
-    """Write a scripted module as an archive PyTorch's torch.jit.load reads."""
+def save(m: Any, path: Any, _extra_files: Optional[dict] = None) -> None:
+    """Write a scripted module as an archive PyTorch's torch.jit.load reads;
+    `_extra_files` ({name: bytes or str}) become the archive's extra/ files."""
     from ..serialize import save_module
-    save_module(m, path)
+    save_module(m, path, _extra_files)
 
 
-def load(path: Any) -> Any:
-    """Load an archive written by tsjit.save or by PyTorch's torch.jit.save."""
+def load(path: Any, map_location: Any = None, _extra_files: Optional[dict] = None) -> Any:
+    """Load an archive written by tsjit.save or by PyTorch's torch.jit.save; each key of
+    the dict `_extra_files` is set to the content of that extra file (b"" if absent)."""
     from ..serialize import load_module
-    return load_module(path)
+    if map_location is not None and str(map_location) != "cpu":
+        from ..ir.diagnostics import TsjitError
+        raise TsjitError(f"map_location={map_location!r}: tsjit loads tensors to the CPU only")
+    return load_module(path, _extra_files)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:

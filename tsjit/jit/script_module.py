@@ -277,10 +277,10 @@ class ScriptModule:
     def eval(self) -> "ScriptModule":
         return self.train(False)
 
-    def save(self, path: Any) -> None:
+    def save(self, path: Any, _extra_files: Optional[dict] = None) -> None:
         """Write this module as an archive (see tsjit.save)."""
         from . import save
-        save(self, path)
+        save(self, path, _extra_files)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self._c.type.qualified_name}>"

@@ -1,5 +1,6 @@
 """Module -> archive, in the layout and record order PyTorch 2.13's torch.jit.save writes:
 
+    <top>/extra/<name> ...      extra files given by the user (see extra_files.py)
     <top>/data/0 ...            tensor storages met while pickling data.pkl
     <top>/data.pkl              the module object tree
     <top>/code/<path>.py        PythonPrint of every code object, and next to each its
@@ -29,6 +30,7 @@ from ..tensor import Device, Tensor
 from . import pickle_format as P
 from .debug_info import DebugRecord, DebugSource, encode_debug_info
 from .errors import ArchiveError
+from .extra_files import normalize_extra_files, read_extra_files
 from .pickler import pickle_value
 from .versions import format_version, version_record
 from .zip_archive import ArchiveWriter
@@ -176,7 +178,9 @@ def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None
     data = pickle_value(_DataPickler(storages).object(root))
     constants = ConstantTable()
     files = print_code_files([root.type], constants)
-    records: list[tuple[str, bytes, bool]] = [(n, b, False) for n, b in storages.records]
+    records: list[tuple[str, bytes, bool]] = [
+        (f"extra/{name}", content, False) for name, content in (extra_files or {}).items()]
+    records.extend((n, b, False) for n, b in storages.records)
     records.append(("data.pkl", data, False))
     tags = [0]
     for f in files:
@@ -187,8 +191,6 @@ def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None
     const_tuple = tuple(const_pickle.value(t, T.TensorType) for t in constants.tensors)
     records.extend((n, b, False) for n, b in const_storages.records)
     records.append(("constants.pkl", pickle_value(const_tuple), False))
-    for name, content in (extra_files or {}).items():
-        records.append((f"extra/{name}", content, False))
     version = format_version(root.type, files)
     records.append((version_record(version), f"{version}\n".encode(), False))
     records.append(("byteorder", b"little", False))
@@ -201,13 +203,16 @@ def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None
     return records
 
 
-def save_module(m: Any, path: Any, extra_files: Optional[dict[str, bytes]] = None) -> None:
-    """Write scripted module `m` to `path` (a file name or a binary file object)."""
+def save_module(m: Any, path: Any, extra_files: Optional[dict[str, Any]] = None) -> None:
+    """Write scripted module `m` to `path` (a file name or a binary file object), with
+    `extra_files` ({name: bytes or str}) as extra/ records. A module loaded from an
+    archive keeps that archive's extra files (those named in `extra_files` replaced)."""
     obj = getattr(m, "_c", m)
     if not isinstance(obj, Object) or not obj.type.is_module:
         raise ArchiveError("save() takes a scripted module (the result of tsjit.script or "
                            "tsjit.load)")
-    records = archive_records(obj, extra_files)
+    kept = read_extra_files(m) if hasattr(m, "_c") else {}
+    records = archive_records(obj, {**kept, **normalize_extra_files(extra_files)})
     with ArchiveWriter(path, top=archive_top(path)) as w:
         for name, content, compress in records:
             w.write_record(name, content, compress)

@@ -23,6 +23,7 @@ from ..tensor.dtypes import as_dtype, to_numpy_dtype
 from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
+from .extra_files import fill_extra_files
 from .unpickler import unpickle
 from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
 from .zip_archive import ArchiveReader
@@ -201,8 +202,9 @@ def read_version(reader: ArchiveReader) -> int:
     raise ArchiveError(f"{reader.path} is not a TorchScript archive: it has no version record")
 
 
-def load_module(path: Any) -> Any:
-    """Load the module saved in archive `path` (a file name or the archive's bytes)."""
+def load_module(path: Any, extra_files: Optional[dict] = None) -> Any:
+    """Load the module saved in archive `path` (a file name or the archive's bytes); each
+    key of the dict `extra_files` is set to the content of that extra/ file."""
     from ..jit.script_module import ScriptModule
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
@@ -248,6 +250,8 @@ def load_module(path: Any) -> Any:
         raise ArchiveError(f"{where} does not hold a module")
     module = ScriptModule(root)
     object.__setattr__(module, "_archive", reader)
+    if extra_files is not None:
+        fill_extra_files(reader, extra_files)
     return module
 
 
