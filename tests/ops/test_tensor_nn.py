@@ -279,6 +279,49 @@ def test_rnn(kind: str, layers: int, bidir: bool, bias: bool, batch_first: bool)
                batch_first, **TOL)
 
 
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh", "rnn_relu"])
+@pytest.mark.parametrize("layers,bidir,bias,proj", [(1, False, True, 0), (2, True, True, 0),
+                                                    (1, True, False, 0), (2, False, True, 2)])
+@O.SETTINGS
+@given(lengths=st.lists(st.integers(1, 5), min_size=1, max_size=4),
+       dt=st.sampled_from([np.float32, np.float64]))
+def test_rnn_packed(kind: str, layers: int, bidir: bool, bias: bool, proj: int,
+                    lengths: list, dt: type) -> None:
+    """The `.data` overloads on a packed sequence (sequences sorted by length)."""
+    if proj and kind != "lstm":
+        return
+    lengths = sorted(lengths, reverse=True)
+    sizes = np.array([sum(n > t for n in lengths) for t in range(lengths[0])], np.int64)
+    inp, hid = 3, 4
+    data = randn(int(sizes.sum()), inp, dtype=dt)
+    dirs = 2 if bidir else 1
+    h0 = randn(layers * dirs, len(lengths), proj or hid, dtype=dt)
+    params = [p.astype(dt) for p in _rnn_params(kind, inp, hid, layers, bidir, bias, proj)]
+    if kind == "lstm":
+        c0 = randn(layers * dirs, len(lengths), hid, dtype=dt)
+        O.diff("aten::lstm.data", data, sizes, [h0, c0], params, bias, layers, 0.0, False,
+               bidir, **TOL)
+    else:
+        O.diff(f"aten::{kind}.data", data, sizes, h0, params, bias, layers, 0.0, False, bidir,
+               **TOL)
+
+
+def test_rnn_packed_errors() -> None:
+    params = _rnn_params("gru", 3, 4, 1, False, True)
+    h0 = randn(1, 2, 4)
+    for sizes in (np.array([2, 1], np.int32), np.array([2, 2], np.int64)):  # int32, total
+        O.diff("aten::gru.data", randn(3, 3), sizes, h0, params, True, 1, 0.0, False, False)
+    O.diff("aten::gru.data", randn(3, 3), np.array([2, 1], np.int64), randn(1, 3, 4), params,
+           True, 1, 0.0, False, False)                   # hidden batch is not batch_sizes[0]
+    # PyTorch does not check these (it reads past the data or crashes); tsjit says why
+    kernel = O.kernel("aten::gru.data")
+    for sizes, rows, msg in (([1, 2], 3, "non-increasing"), ([2, 0, 1], 3, "positive"),
+                             ([2, 2], 5, "sum")):
+        with pytest.raises(RuntimeError, match=msg):
+            kernel(O.t(randn(rows, 3)), O.t(sizes), O.t(h0), [O.t(p) for p in params], True, 1,
+                   0.0, False, False)
+
+
 def test_rnn_cells_and_unbatched() -> None:
     x, h = randn(2, 3), randn(2, 4)
     for kind, g in (("gru_cell", 3), ("rnn_tanh_cell", 1), ("rnn_relu_cell", 1)):
