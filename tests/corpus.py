@@ -154,3 +154,29 @@ def run_calls(module: Any, case: str) -> list[str]:
         if m:
             failures.append(f"call {i} {call.method}: {m}")
     return failures
+
+
+_HERE = os.path.dirname(__file__)
+STATUS_FILES = {"archives": os.path.join(_HERE, "serialize", "corpus_known_failing.txt"),
+                "sources": os.path.join(_HERE, "frontend", "sources_known_failing.txt")}
+
+
+def known_failing(kind: str) -> dict[str, dict[str, str]]:
+    """The ratchet file of `kind` ("archives" or "sources"): mode -> case -> reason.
+
+    Archive lines are `<mode> <case> <reason>`; source lines `<case> <reason>` (mode "source").
+    """
+    out: dict[str, dict[str, str]] = {}
+    path = STATUS_FILES[kind]
+    if not os.path.exists(path):
+        return out
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if kind == "archives":
+            mode, case, reason = line.split(" ", 2)
+        else:
+            mode, (case, reason) = "source", line.split(" ", 1)
+        out.setdefault(mode, {})[case] = reason
+    return out

@@ -67,7 +67,6 @@ def main() -> int:
 
 def sources_status(cases: list[str]) -> None:
     """Script each case from its source.py (torch bound to tsjit) and run its calls."""
-    sys.path.insert(0, os.path.join(HERE, "..", "tests", "frontend"))
     import corpus_sources
     rows, n_ok = [], 0
     for case in cases:

@@ -4,21 +4,13 @@ state in, script, and make the calls (the language issue's yardstick).
 Cases that do not pass yet are listed in sources_known_failing.txt (regenerate with
 tools/update_corpus_status.py); they are strict xfails, so the list can only shrink.
 """
-import os
-
 import pytest
 
 import tsjit
-from corpus import case_names, run_calls
+from corpus import case_names, known_failing, run_calls
 from corpus_sources import scripted_from_source
 
-_STATUS = os.path.join(os.path.dirname(__file__), "sources_known_failing.txt")
-KNOWN: dict[str, str] = {}
-if os.path.exists(_STATUS):
-    for line in open(_STATUS):
-        if line.strip() and not line.startswith("#"):
-            case, reason = line.strip().split(" ", 1)
-            KNOWN[case] = reason
+KNOWN: dict[str, str] = known_failing("sources").get("source", {})
 
 
 @pytest.mark.parametrize("case", [

@@ -3,22 +3,14 @@
 Cases that do not pass yet are listed in KNOWN_FAILING with what they need; they are
 strict xfails, so a case that starts passing fails the run until it is taken off the list.
 """
-import os
-
 import pytest
 
 import tsjit
-from corpus import case_names, case_path, run_calls
+from corpus import case_names, case_path, known_failing, run_calls
 
-KNOWN_FAILING_LOAD: dict[str, str] = {}
-KNOWN_FAILING_RESAVE: dict[str, str] = {}
-_STATUS = os.path.join(os.path.dirname(__file__), "corpus_known_failing.txt")
-if os.path.exists(_STATUS):
-    for line in open(_STATUS):
-        line = line.strip()
-        if line and not line.startswith("#"):
-            mode, case, reason = line.split(" ", 2)
-            (KNOWN_FAILING_LOAD if mode == "load" else KNOWN_FAILING_RESAVE)[case] = reason
+_KNOWN = known_failing("archives")
+KNOWN_FAILING_LOAD: dict[str, str] = _KNOWN.get("load", {})
+KNOWN_FAILING_RESAVE: dict[str, str] = _KNOWN.get("resave", {})
 
 # __setstate__ changes the state on every load, under PyTorch too (see FORMAT.md).
 SETSTATE_CASES = {"lang_getstate_setstate", "lang_setstate_calibration"}

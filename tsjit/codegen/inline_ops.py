@@ -68,9 +68,11 @@ def _binary(op: str) -> Inline:
 # ---- comparisons and logic (exact for these operand types) ----------------------------------
 
 for _op, _py in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">=")):
-    _fixed(_binary(_py), f"aten::{_op}.int", f"aten::{_op}.float", f"aten::{_op}.str")
-_fixed(_binary("=="), "aten::eq.bool")
-_fixed(_binary("!="), "aten::ne.bool")
+    _fixed(_binary(_py), f"aten::{_op}.int", f"aten::{_op}.float")
+# Strings order by bytes, which code points of undecodable bytes (lone surrogates) break;
+# equality is the same either way.
+_fixed(_binary("=="), "aten::eq.bool", "aten::eq.str")
+_fixed(_binary("!="), "aten::ne.bool", "aten::ne.str")
 _fixed(Inline(expr=lambda a: f"(not {a[0]})", pure=True), "aten::__not__")
 _fixed(Inline(expr=lambda a: f"({a[0]} and {a[1]})", pure=True), "aten::__and__.bool")
 _fixed(Inline(expr=lambda a: f"({a[0]} or {a[1]})", pure=True), "aten::__or__.bool")

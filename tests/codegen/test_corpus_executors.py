@@ -1,0 +1,33 @@
+"""The corpus under each executor forced: every archive loads and its calls match, and
+every source.py scripts and runs, in the interpreter only and in generated code only
+(cases on the ratchet lists are strict xfails, as in the default-executor tests)."""
+import pytest
+
+import tsjit
+from corpus import case_names, case_path, known_failing, run_calls
+from corpus_sources import scripted_from_source
+
+EXECUTORS = ("interpreter", "codegen")
+_ARCHIVES = known_failing("archives").get("load", {})
+_SOURCES = known_failing("sources").get("source", {})
+
+
+def _params(known: dict) -> list:
+    return [pytest.param(case, mode, id=f"{case}-{mode}",
+                         marks=[pytest.mark.xfail(strict=True, reason=known[case])] if case in known else [])
+            for case in case_names() for mode in EXECUTORS]
+
+
+@pytest.mark.parametrize("case,mode", _params(_ARCHIVES))
+def test_archive_calls_match(case, mode, use_executor):
+    with use_executor(mode):
+        failures = run_calls(tsjit.load(case_path(case)), case)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("case,mode", _params(_SOURCES))
+def test_source_calls_match(case, mode, use_executor):
+    tsjit.jit.reset_compilation_unit()
+    with use_executor(mode):
+        failures = run_calls(scripted_from_source(case), case)
+    assert not failures, "\n".join(failures)
