@@ -1,7 +1,7 @@
 """Errors raised while running TorchScript code, with a TorchScript-style traceback."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Union
 
 from ..ir.diagnostics import SourceRange, TsjitError
 
@@ -24,17 +24,46 @@ class ScriptError(TsjitError, RuntimeError):
         self.frames.append((function, range))
 
     def __str__(self) -> str:
-        lines = ["The following operation failed in the TorchScript interpreter.",
-                 "Traceback of TorchScript (most recent call last):"]
-        for function, rng in reversed(self.frames):
-            if rng is None:
-                lines.append(f"  in {function}")
-                continue
-            lines.append(f"  File \"{rng.source.filename}\", line {rng.lineno()}, in {function}")
-            for text in rng.highlight().split("\n")[1:]:
-                lines.append("    " + text)
+        frames = list(reversed(self.frames))     # outermost first, as Python prints
+        lines = ["The following operation failed in the TorchScript interpreter."]
+        if not any(rng is not None and rng.source.origin is not None for _, rng in frames):
+            lines.append("Traceback of TorchScript (most recent call last):")
+            lines += _traceback(frames)
+        else:
+            # Code loaded from an archive: where it failed in the archive's code/ files,
+            # then where that code came from (the .debug_pkl records), as PyTorch shows.
+            lines.append("Traceback of TorchScript, serialized code (most recent call last):")
+            lines += _traceback(frames)
+            lines.append("")
+            lines.append("Traceback of TorchScript, original code (most recent call last):")
+            lines += _traceback([(function, _original(rng)) for function, rng in frames])
         lines.append(f"{self.kind}: {self.message}")
         return "\n".join(lines)
+
+
+def _traceback(frames: list[tuple[str, Any]]) -> list[str]:
+    """Python-style frame lines, each with its source line(s) and carets."""
+    lines = []
+    for function, rng in frames:
+        if not isinstance(rng, SourceRange):
+            lines.append(f"  in {function}" + (f" ({rng})" if rng else ""))
+            continue
+        lines.append(f"  File \"{rng.source.filename}\", line {rng.lineno()}, "
+                     f"col {rng.column()}, in {function}")
+        for text in rng.highlight().split("\n")[1:]:
+            lines.append("    " + text)
+    return lines
+
+
+def _original(rng: Optional[SourceRange]) -> Union[SourceRange, str, None]:
+    """The original source range of a frame, or why there is none."""
+    if rng is None:
+        return None
+    try:
+        found = rng.original()
+    except TsjitError as err:   # debug records are decoded now, when first needed
+        return f"its debug records are unreadable: {err.message}"
+    return found if found is not None else "no original source recorded"
 
 
 def add_frames(err: ScriptError, function: str, range: Optional[SourceRange],
