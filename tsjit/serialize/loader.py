@@ -49,12 +49,13 @@ class _Storages:
         arr = self.arrays.get(key)
         if arr is None:
             name = f"{self.folder}/{key}"
+            record = f"{self.reader.top}/{name}"
             if not self.reader.has(name):
-                raise ArchiveError(f"{where} refers to storage {name}, which the archive lacks")
+                raise ArchiveError(f"{where} refers to storage {record}, which the archive lacks")
             view = self.reader.storage_view(name)
             np_dtype = to_numpy_dtype(as_dtype(dt_name))
             if len(view) < numel * np_dtype.itemsize:
-                raise ArchiveError(f"storage {name} has {len(view)} bytes but {numel} elements "
+                raise ArchiveError(f"storage {record} has {len(view)} bytes but {numel} elements "
                                    f"of {dt_name} need {numel * np_dtype.itemsize}")
             arr = np.frombuffer(view, dtype=np_dtype, count=numel)
             self.arrays[key] = arr
