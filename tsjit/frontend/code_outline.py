@@ -30,7 +30,7 @@ _SCAN = re.compile(r"""#[^\n]*|[A-Za-z]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|
                    r"""|[][(){}\n'"\\\t\f\r]""")
 _OPEN, _CLOSE = "([{", ")]}"
 # Tokens of declarations: names, numbers, simple strings, punctuation.
-_TOKEN = re.compile(r""" *(?:([A-Za-z_][A-Za-z_0-9]*)|([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"""
+_TOKEN = re.compile(r"""( *)(?:([A-Za-z_][A-Za-z_0-9]*)|([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"""
                     r"""|('[^'\\\n]*'|"[^"\\\n]*")|([][(),.:=+-]))""")
 _CONSTANTS = {"None": None, "True": True, "False": False}
 _KEYWORDS = {"and", "as", "assert", "async", "await", "break", "class", "continue", "def",
@@ -159,21 +159,29 @@ class _Parser:
         self.src = src
         # Parallel token lists, with an end marker ("") so that look-ahead needs no checks.
         self.texts: list[str] = []
-        self.kinds: list[int] = []      # the _TOKEN group: 1 names, 2 numbers, 3 strings, 4 punctuation
+        self.kinds: list[int] = []      # 1 names, 2 numbers, 3 strings, 4 punctuation
         self.starts: list[int] = []
         self.ends: list[int] = []
         at = pos
-        for m in _TOKEN.finditer(src.text, pos, end):
-            if m.start() != at:
-                raise _Unsupported()    # a character no declaration token starts with
-            k = m.lastindex
-            self.texts.append(m.group(k))
-            self.kinds.append(k)
-            self.starts.append(m.start(k))
-            at = m.end()
+        # findall, not a match per token: positions follow from the lengths (tokens are
+        # contiguous when the pieces add up to the whole line).
+        for spaces, name, number, string, punct in _TOKEN.findall(src.text, pos, end):
+            at += len(spaces)
+            self.starts.append(at)
+            if name:
+                text, kind = name, 1
+            elif number:
+                text, kind = number, 2
+            elif string:
+                text, kind = string, 3
+            else:
+                text, kind = punct, 4
+            self.texts.append(text)
+            self.kinds.append(kind)
+            at += len(text)
             self.ends.append(at)
         if at != end:
-            raise _Unsupported()
+            raise _Unsupported()        # a character no declaration token starts with
         self.texts.append("")
         self.kinds.append(0)
         self.i = 0

@@ -125,7 +125,11 @@ class _Unpickler:
         return line
 
     def read_u1(self) -> int:
-        return self.read(1)[0]
+        pos = self.pos          # (the most frequent read: memo indexes, short lengths)
+        if pos >= len(self.data):
+            raise self.error("truncated pickle: needed 1 bytes, 0 left")
+        self.pos = pos + 1
+        return self.data[pos]
 
     def read_u4(self) -> int:
         return _UNPACK_U4(self.read(4))[0]
