@@ -3,8 +3,10 @@
     OMP_NUM_THREADS=1 python benchmarks/bench_language.py
 
 scalar_loop: Collatz step counts for n < 2300 (1,007,231 graph nodes executed, see
-../shared/bench/README.md); list_dict_str: the tokenizer workload; compile_ctrl:
-tsjit.script of a ~65-line module vs torch.jit.script (warm, fresh classes).
+../shared/bench/README.md); list_dict_str: the tokenizer workload (5,000 words);
+tiny_ops: 1,000 additions of 4-element tensors; each under both executors (the stack
+interpreter, and the codegen tier) next to CPython and torch.jit, with issue 6's goals.
+compile_ctrl: tsjit.script of a ~65-line module vs torch.jit.script (warm, fresh classes).
 """
 from __future__ import annotations
 
@@ -18,12 +20,19 @@ from _workloads import load_workload, median_time, try_import_torch  # noqa: E40
 SCALAR_LOOP_NODES = 1_007_231
 
 
+EXECUTORS = ("interpreter", "codegen")
+
+
 def bench_run(name: str, torch: object, repeat: int = 5) -> dict:
+    """Median times of one workload: tsjit under each executor, CPython/numpy, torch.jit."""
     out = {}
     ts = load_workload(name, tsjit, "tsjit")
     m = tsjit.script(ts.build())
     args = ts.inputs()
-    out["tsjit"] = median_time(lambda: m(*args), repeat)
+    for mode in EXECUTORS:
+        tsjit.jit.set_executor(mode)
+        out[mode] = median_time(lambda: m(*args), repeat)
+    tsjit.jit.set_executor("auto")
     out["cpython"] = median_time(lambda: ts.numpy_reference(None, *args), repeat)
     if torch is not None:
         tw = load_workload(name, torch, "torch")
@@ -31,6 +40,24 @@ def bench_run(name: str, torch: object, repeat: int = 5) -> dict:
         targs = tw.inputs()
         out["torch.jit"] = median_time(lambda: tm(*targs), repeat)
     return out
+
+
+def report(name: str, r: dict, unit: str = "", count: int = 0, goal: float = 0.0) -> None:
+    """One line per executor: time, cost per unit, and ratios to torch.jit and CPython."""
+    for mode in EXECUTORS:
+        line = f"{name} [{mode}]: {r[mode] * 1e3:.2f} ms"
+        if count:
+            line += f" = {r[mode] / count * 1e9:.0f} ns/{unit}"
+        line += f"; tsjit/CPython {r[mode] / r['cpython']:.2f}x"
+        if "torch.jit" in r:
+            line += f"; tsjit/torch.jit {r[mode] / r['torch.jit']:.2f}x"
+            if mode == "codegen" and goal:
+                line += f" (goal <= {goal}x: {'met' if r[mode] / r['torch.jit'] <= goal else 'missed'})"
+        print(line)
+    ref = f"  CPython {r['cpython'] * 1e3:.2f} ms"
+    if "torch.jit" in r:
+        ref += f"; torch.jit {r['torch.jit'] * 1e3:.2f} ms"
+    print(ref)
 
 
 def bench_compile(torch: object, repeat: int = 5) -> dict:
@@ -51,28 +78,16 @@ def bench_compile(torch: object, repeat: int = 5) -> dict:
 
 def main() -> None:
     torch = try_import_torch()
-    r = bench_run("scalar_loop", torch, repeat=3)
-    line = f"scalar_loop: tsjit {r['tsjit'] * 1e3:.1f} ms = {r['tsjit'] / SCALAR_LOOP_NODES * 1e9:.0f} ns/node"
-    line += f"; CPython {r['cpython'] * 1e3:.1f} ms (tsjit/CPython {r['tsjit'] / r['cpython']:.1f}x)"
+    if torch is not None:
+        torch.set_num_threads(1)
+    report("scalar_loop", bench_run("scalar_loop", torch, repeat=3), "node", SCALAR_LOOP_NODES, 1.0)
+    report("list_dict_str", bench_run("list_dict_str", torch), "word", 5000, 0.5)
+    report("tiny_ops", bench_run("tiny_ops", torch, repeat=15), "op", 1000, 1.0)
+    r = bench_compile(torch)
+    line = f"compile_ctrl: tsjit.script {r['tsjit'] * 1e3:.1f} ms"
     if "torch.jit" in r:
-        line += f"; torch.jit {r['torch.jit'] * 1e3:.1f} ms (tsjit/torch.jit {r['tsjit'] / r['torch.jit']:.2f}x)"
+        line += f"; torch.jit.script {r['torch.jit'] * 1e3:.1f} ms (ratio {r['tsjit'] / r['torch.jit']:.2f}x)"
     print(line)
-    try:
-        r = bench_run("list_dict_str", torch)
-        line = f"list_dict_str: tsjit {r['tsjit'] * 1e3:.2f} ms; CPython {r['cpython'] * 1e3:.2f} ms"
-        if "torch.jit" in r:
-            line += f"; torch.jit {r['torch.jit'] * 1e3:.2f} ms (tsjit/torch.jit {r['tsjit'] / r['torch.jit']:.2f}x)"
-        print(line)
-    except Exception as err:  # noqa: BLE001  (report and go on)
-        print(f"list_dict_str: not runnable yet: {type(err).__name__}: {str(err).splitlines()[0]}")
-    try:
-        r = bench_compile(torch)
-        line = f"compile_ctrl: tsjit.script {r['tsjit'] * 1e3:.1f} ms"
-        if "torch.jit" in r:
-            line += f"; torch.jit.script {r['torch.jit'] * 1e3:.1f} ms (ratio {r['tsjit'] / r['torch.jit']:.2f}x)"
-        print(line)
-    except Exception as err:  # noqa: BLE001
-        print(f"compile_ctrl: not compilable yet: {type(err).__name__}: {str(err).splitlines()[0]}")
 
 
 if __name__ == "__main__":

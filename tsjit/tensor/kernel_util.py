@@ -6,6 +6,7 @@ Kernels receive Tensors and Python values (see the calling convention in
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
@@ -14,6 +15,12 @@ from . import dtypes as D
 from .tensor import Tensor, wrap_dim
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# PyTorch computes inf / nan silently. Kernels on hot paths call ufuncs without the
+# errstate context (`quiet`), so numpy's floating-point warnings are ignored when they
+# come from tsjit's own modules; the user's own numpy code still warns as configured.
+warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
+                        category=RuntimeWarning, module=r"tsjit\.")
 
 # qualified name -> the schema string as written, so the eager dispatcher can see
 # spellings the parsed schema folds away (ScalarType, Device, MemoryFormat are ints there).

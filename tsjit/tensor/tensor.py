@@ -78,6 +78,9 @@ class Tensor:
 
     __array_ufunc__ = None          # numpy defers to our reflected operators
     __array_priority__ = 1000
+    # Defaults as class attributes: a freshly wrapped result only needs its array set.
+    requires_grad: bool = False
+    grad: Optional["Tensor"] = None
 
     def __init__(self, *args: Any, dtype: Any = None, device: Any = None) -> None:
         if len(args) == 1 and isinstance(args[0], np.ndarray):
@@ -104,8 +107,6 @@ class Tensor:
         """Wrap an ndarray (or numpy scalar, made a 0-d array) without copying."""
         t = object.__new__(Tensor)
         t._a = a if isinstance(a, np.ndarray) else np.asarray(a)
-        t.requires_grad = False
-        t.grad = None
         return t
 
     # --- metadata ------------------------------------------------------------------

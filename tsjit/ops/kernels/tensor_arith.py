@@ -33,6 +33,33 @@ def prep(self: Any, other: Any, dt: Optional[D.dtype] = None) -> tuple[D.dtype, 
     return dt, to_np(self, dt), to_np(other, dt)
 
 
+# Tensors of one numeric dtype and one shape need no promotion and no broadcast check:
+# the result has their dtype. numpy's floating-point warnings are filtered for tsjit's
+# modules (kernel_util), so this path also skips the errstate context `quiet` enters.
+_FAST_KINDS = frozenset("fiuc")
+
+
+def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
+    """A kernel computing `ufunc` directly for same-dtype, same-shape numeric tensors (and
+    alpha 1), else `slow`; one Python call on the path every tiny tensor op takes."""
+    new, ndarray = object.__new__, np.ndarray
+
+    def kernel(self: Any, other: Any, *rest: Any) -> Tensor:
+        if self.__class__ is Tensor and other.__class__ is Tensor and \
+                (not rest or rest[0].__class__ is int and rest[0] == 1):
+            a, b = self._a, other._a
+            dt = a.dtype
+            if dt is b.dtype and dt.kind in _FAST_KINDS and a.shape == b.shape:
+                r = ufunc(a, b)
+                t = new(Tensor)
+                t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
+                return t
+        return slow(self, other, *rest)
+    kernel.__name__ = kernel.__qualname__ = slow.__name__.strip("_").removesuffix("_checked")
+    kernel.__doc__ = slow.__doc__
+    return kernel
+
+
 def inplace(fn: Callable) -> Callable:
     """The in-place variant of an out-of-place kernel: compute, check the dtype, write."""
     def kernel(self: Tensor, *args: Any) -> Tensor:
@@ -63,14 +90,17 @@ def _scaled(b: np.ndarray, alpha: Any, dt: D.dtype) -> np.ndarray:
     return b * scalar_to_np(alpha, dt)
 
 
-@op("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")
 @quiet
-def add(self: Any, other: Any, alpha: Any = 1) -> Tensor:
+def _add_checked(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     """self + alpha * other."""
     dt, a, b = prep(self, other)
     _check_alpha(dt, alpha)
     return wrap(np.add(a, _scaled(b, alpha, dt)))
+
+
+add = op("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+         "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")(
+    same_dtype_fast(np.add, _add_checked))
 
 
 def _check_sub(self: Any, other: Any) -> None:
@@ -83,15 +113,18 @@ def _check_sub(self: Any, other: Any) -> None:
                            "`logical_not()` operator instead.")
 
 
-@op("aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    "aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")
 @quiet
-def sub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
+def _sub_checked(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     """self - alpha * other."""
     _check_sub(self, other)
     dt, a, b = prep(self, other)
     _check_alpha(dt, alpha)
     return wrap(np.subtract(a, _scaled(b, alpha, dt)))
+
+
+sub = op("aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+         "aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")(
+    same_dtype_fast(np.subtract, _sub_checked))
 
 
 @op("aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
@@ -110,13 +143,16 @@ def _rsub_scalar(self: Tensor, other: Any, alpha: Any) -> Tensor:
     return wrap(np.subtract(b, _scaled(a, alpha, dt)))
 
 
-@op("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
-    "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor")
 @quiet
-def mul(self: Any, other: Any) -> Tensor:
+def _mul_checked(self: Any, other: Any) -> Tensor:
     """self * other."""
     dt, a, b = prep(self, other)
     return wrap(np.multiply(a, b))
+
+
+mul = op("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
+         "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor")(
+    same_dtype_fast(np.multiply, _mul_checked))
 
 
 def _zero_check(a: np.ndarray, b: np.ndarray) -> None:
