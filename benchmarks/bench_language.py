@@ -33,7 +33,8 @@ def bench_run(name: str, torch: object, repeat: int = 5) -> dict:
         tsjit.jit.set_executor(mode)
         out[mode] = median_time(lambda: m(*args), repeat)
     tsjit.jit.set_executor("auto")
-    out["cpython"] = median_time(lambda: ts.numpy_reference(None, *args), repeat)
+    plain = [a.numpy() if isinstance(a, tsjit.Tensor) else a for a in args]   # numpy's own arrays
+    out["cpython"] = median_time(lambda: ts.numpy_reference(None, *plain), repeat)
     if torch is not None:
         tw = load_workload(name, torch, "torch")
         tm = torch.jit.script(tw.build())
