@@ -19,11 +19,12 @@ import numpy as np
 
 from . import dtypes as D
 from .device import Device
+from ..ir import types as T
 from .tensor import Tensor
 
 _loaded = False
-# name ("add") -> [(FunctionSchema, raw arg type names, kernel)]
-_table: dict[str, list[tuple[Any, list[str], Callable]]] = {}
+# name ("add") -> [(FunctionSchema, binding plan, kernel)]
+_table: dict[str, list[tuple[Any, "_Plan", Callable]]] = {}
 
 
 def _load() -> None:
@@ -42,7 +43,8 @@ def _load() -> None:
         s = parse_schema(raw)
         if s.namespace != "aten":
             continue
-        _table.setdefault(s.base_name, []).append((s, _raw_types(raw), find(q).kernel))
+        _table.setdefault(s.base_name, []).append((s, _Plan(s, _raw_types(raw)),
+                                                   find(q).kernel))
     _loaded = True
 
 
@@ -89,15 +91,45 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_, D.dtype))
 
 
-def _coerce(v: Any, raw: str, t: Any) -> Any:
-    from ..ir import types as T
-    base = re.match(r"[A-Za-z_]+", raw).group(0) if raw[0] != "(" else "("
-    optional = raw.endswith("?") or isinstance(t, T.OptionalType)
+class _Arg:
+    """What one schema argument accepts, read once from its written type ("int[2]?")."""
+
+    __slots__ = ("base", "optional", "is_list", "size", "elem_optional")
+
+    def __init__(self, raw: str, t: Any) -> None:
+        self.base = re.match(r"[A-Za-z_]+", raw).group(0) if raw[0] != "(" else "("
+        self.optional = raw.endswith("?") or isinstance(t, T.OptionalType)
+        self.is_list = "[" in raw
+        m = re.search(r"\[(\d+)\]", raw)
+        self.size = int(m.group(1)) if m else 1      # `int[2]`: a single int fills 2
+        self.elem_optional = "?" in raw.split("[")[0]  # `Tensor?[]`
+
+
+class _Plan:
+    """How call arguments bind to one schema, precomputed so a call does no parsing."""
+
+    __slots__ = ("schema", "args", "positional", "names", "int_list")
+
+    def __init__(self, schema: Any, raws: list[str]) -> None:
+        self.schema = schema
+        self.args = [_Arg(r, a.type) for r, a in zip(raws, schema.arguments)]
+        self.positional = [i for i, a in enumerate(schema.arguments) if not a.kwarg_only]
+        self.names = {a.name: i for i, a in enumerate(schema.arguments)}
+        # the first positional int[] argument: `x.view(2, 3)` packs extra ints into it
+        self.int_list = next((i for i in self.positional
+                              if self.args[i].is_list and self.args[i].base in ("int", "SymInt")),
+                             None)
+
+
+def _coerce(v: Any, spec: _Arg) -> Any:
+    base = spec.base
+    if base == "Tensor" and not spec.is_list and isinstance(v, Tensor):
+        return v                    # the common case first
     if v is None:
-        if optional:
+        if spec.optional:
             return None
         raise _NoMatch
-    is_list = "[" in raw
+    is_list = spec.is_list
     if base == "ScalarType" and not is_list:
         if isinstance(v, D.dtype) or v in (float, int, bool, complex):
             return D.as_dtype(v)
@@ -118,8 +150,7 @@ def _coerce(v: Any, raw: str, t: Any) -> Any:
     if is_list:
         if base in ("int", "SymInt"):
             if _is_int(v) or (isinstance(v, Tensor) and v.dim() == 0 and v.dtype.kind == "i"):
-                m = re.search(r"\[(\d+)\]", raw)
-                return [int(v)] * (int(m.group(1)) if m else 1)
+                return [int(v)] * spec.size
             if isinstance(v, (list, tuple)) and all(
                     _is_int(x) or (isinstance(x, Tensor) and x.dim() == 0) for x in v):
                 return [int(x) for x in v]
@@ -132,7 +163,7 @@ def _coerce(v: Any, raw: str, t: Any) -> Any:
             raise _NoMatch
         if base == "Tensor":
             if isinstance(v, (list, tuple)) and all(
-                    isinstance(x, Tensor) or (x is None and "?" in raw.split("[")[0])
+                    isinstance(x, Tensor) or (x is None and spec.elem_optional)
                     for x in v):
                 return list(v)
             raise _NoMatch
@@ -175,34 +206,29 @@ def _raise() -> Any:
     raise _NoMatch
 
 
-def _pack_varargs(args: tuple, schema: Any, raws: list[str]) -> tuple:
+def _pack_varargs(args: tuple, plan: _Plan) -> tuple:
     # `x.view(2, 3)` / `zeros(2, 3)`: extra positional ints fill the first int[] argument
-    positional = [i for i, a in enumerate(schema.arguments) if not a.kwarg_only]
-    if len(args) <= len(positional):
+    i = plan.int_list
+    if len(args) <= len(plan.positional) or i is None:
         return args
-    for i in positional:
-        raw = raws[i]
-        if re.match(r"(int|SymInt)\[", raw) and i < len(args):
-            n = len(args) - len(positional) + 1
-            chunk = args[i:i + n]
-            if all(_is_int(x) for x in chunk):
-                return args[:i] + (list(chunk),) + args[i + n:]
-            break
+    n = len(args) - len(plan.positional) + 1
+    chunk = args[i:i + n]
+    if all(_is_int(x) for x in chunk):
+        return args[:i] + (list(chunk),) + args[i + n:]
     return args
 
 
-def _bind(schema: Any, raws: list[str], args: tuple, kwargs: dict) -> list[Any]:
-    args = _pack_varargs(args, schema, raws)
-    params = schema.arguments
-    positional = [i for i, a in enumerate(params) if not a.kwarg_only]
+def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
+    args = _pack_varargs(args, plan)
+    params = plan.schema.arguments
+    positional = plan.positional
     if len(args) > len(positional):
         raise _NoMatch
     values: list[Any] = [_MISSING] * len(params)
     for i, v in zip(positional, args):
         values[i] = v
-    names = {a.name: i for i, a in enumerate(params)}
     for k, v in kwargs.items():
-        i = names.get(k)
+        i = plan.names.get(k)
         if i is None or values[i] is not _MISSING:
             raise _NoMatch
         values[i] = v
@@ -214,7 +240,7 @@ def _bind(schema: Any, raws: list[str], args: tuple, kwargs: dict) -> list[Any]:
                 raise _NoMatch
             out.append(list(a.default) if isinstance(a.default, list) else a.default)
             continue
-        out.append(_coerce(v, raws[i], a.type))
+        out.append(_coerce(v, plan.args[i]))
     return out
 
 
@@ -262,9 +288,9 @@ class Dispatcher:
         cands = _table.get(self.name)
         if not cands:
             raise AttributeError(f"tsjit has no tensor operator '{self.name}'")
-        for schema, raws, kernel in cands:
+        for schema, plan, kernel in cands:
             try:
-                bound = _bind(schema, raws, args, kwargs)
+                bound = _bind(plan, args, kwargs)
             except _NoMatch:
                 continue
             r = _finish_result(schema, kernel(*bound))
@@ -326,9 +352,9 @@ def __getattr__(name: str) -> Any:
 def first_arg_is_self(name: str) -> bool:
     """Whether some overload of aten::`name` takes `Tensor self` first (a method)."""
     _load()
-    for s, raws, _ in _table.get(name, []):
+    for s, plan, _ in _table.get(name, []):
         if s.arguments and s.arguments[0].name in ("self", "input") and \
-                raws[0].startswith("Tensor") and "[" not in raws[0]:
+                plan.args[0].base == "Tensor" and not plan.args[0].is_list:
             return True
     return False
 

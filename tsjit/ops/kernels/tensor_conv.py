@@ -2,14 +2,16 @@
 transposed convolutions and the generic aten::convolution entry points.
 
 A convolution gathers the sliding windows of the padded input as a strided view and
-contracts them with the weight (tensordot per group), in float64 for float32 inputs.
+contracts them with the weight in one batched matrix product (im2col), in float32 for
+float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any, Optional, Sequence
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap
 from ...tensor.tensor import Tensor
@@ -42,10 +44,18 @@ def _check_inputs(x: Tensor, w: Tensor, bias: Optional[Tensor], nd: int,
     return (a[None] if unbatched else a), k, unbatched
 
 
+def compute_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype a convolution computes in: float32 for float16/32 (as PyTorch does on
+    CPU), otherwise the input's own."""
+    return np.dtype(np.float32) if dt in (np.float16, np.float32) else dt
+
+
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
-    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), float64 result."""
-    nd = k.ndim - 2
+    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype.
+
+    im2col: one copy of the (strided, dilated) input per kernel position into columns
+    (N, groups, C/groups * K, out positions), then one batched matrix product."""
     n, c = a.shape[:2]
     o = k.shape[0]
     if groups <= 0:
@@ -57,34 +67,40 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
     if o % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
-    x = acc(a)
-    if any(p != (0, 0) for p in pads):
-        x = np.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads])
-    eff = [d * (ks - 1) + 1 for d, ks in zip(dilation, k.shape[2:])]
-    padded = x.shape[2:]
+    cd = compute_dtype(a.dtype)
+    x = a.astype(cd, copy=False)
+    ks = k.shape[2:]
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads))
+    eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, ks)]
     if any(e > p for e, p in zip(eff, padded)):
         raise RuntimeError(
             "Calculated padded input size per channel: (" + " x ".join(map(str, padded)) +
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
-    win = sliding_window_view(x, eff, axis=tuple(range(2, 2 + nd)))
-    sl = (slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride) + \
-        tuple(slice(None, None, d) for d in dilation)
-    win = win[sl]                                   # (N, C, *out, *K)
+    if any(p != (0, 0) for p in pads):
+        xp = np.zeros((n, c) + padded, cd)
+        xp[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in
+                                              zip(x.shape[2:], pads))] = x
+        x = xp
+    outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
+    cols = np.empty((n, c) + tuple(ks) + outs, cd)
+    every = (slice(None), slice(None))
+    # per dimension, the input rows each kernel offset reads
+    src = [[slice(p * d, p * d + s * (m - 1) + 1, s) for p in range(kd)]
+           for kd, d, s, m in zip(ks, dilation, stride, outs)]
+    for pos, sl in zip(itertools.product(*map(range, ks)), itertools.product(*src)):
+        cols[every + pos] = x[every + sl]        # one copy per kernel position: 9 for 3x3
     cg, og = c // groups, o // groups
-    kk = acc(k)
-    outs = []
-    for g in range(groups):
-        wg = win[:, g * cg:(g + 1) * cg]
-        kg = kk[g * og:(g + 1) * og]
-        # contract channels and kernel positions: (N, *out, Og)
-        r = np.tensordot(wg, kg, axes=([1] + list(range(2 + nd, 2 + 2 * nd)),
-                                       [1] + list(range(2, 2 + nd))))
-        outs.append(np.moveaxis(r, -1, 1))
-    y = outs[0] if groups == 1 else np.concatenate(outs, axis=1)
+    kk, ln = math.prod(ks), math.prod(outs)
+    w = k.astype(cd, copy=False)
+    if groups == 1:     # (O, C*K) @ (N, C*K, L): numpy's batched matmul is slower with 4-D
+        y = np.matmul(w.reshape(o, c * kk), cols.reshape(n, c * kk, ln))
+    else:
+        y = np.matmul(w.reshape(groups, og, cg * kk),
+                      cols.reshape(n, groups, cg * kk, ln)).reshape(n, o, ln)
     if bias is not None:
-        y = y + acc(bias).reshape((1, o) + (1,) * nd)
-    return y
+        y += bias.astype(cd, copy=False)[:, None]
+    return y.reshape((n, o) + outs)
 
 
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
@@ -113,7 +129,7 @@ def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, pa
             raise RuntimeError("negative padding is not supported")
         pads = [(x, x) for x in p]
     y = conv_nd(a, k, None if bias is None else bias._a, st, pads, dl, groups)
-    y = y.astype(input._a.dtype)
+    y = y.astype(input._a.dtype, copy=False)
     return wrap(y[0] if unbatched else y)
 
 

@@ -264,13 +264,20 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
         rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} "
                            f"and {wt.shape[0]}x{wt.shape[1] if wt.ndim > 1 else 1})")
-    r = np.matmul(acc(x), acc(wt))
+    if bias is not None and bias.dtype != dt:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CNAMES.get(bias.dtype.name)} != {_CNAMES.get(dt.name)}")
+    # float32 in float32 (one BLAS call, as PyTorch); float16 through float32
+    cd = np.float32 if x.dtype == np.float16 else x.dtype
+    r = np.matmul(x.astype(cd, copy=False), wt.astype(cd, copy=False))
     if bias is not None:
-        if bias.dtype != dt:
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                               f"{_CNAMES.get(bias.dtype.name)} != {_CNAMES.get(dt.name)}")
-        r = r + acc(bias._a)
-    return wrap(np.asarray(r).astype(dt.np))
+        b = bias._a
+        if isinstance(r, np.ndarray) and b.ndim <= r.ndim and \
+                np.broadcast_shapes(r.shape, b.shape) == r.shape:
+            r += b          # in place: no second output-sized temporary
+        else:
+            r = r + bias._a
+    return wrap(np.asarray(r).astype(dt.np, copy=False))
 
 
 @op("aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor")

@@ -2,6 +2,7 @@
 average / max pooling, constant / reflect / replicate / circular padding."""
 from __future__ import annotations
 
+import itertools
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -49,10 +50,10 @@ def _params(nd: int, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
     return k, s, p, d
 
 
-def _windows(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
-             ceil: bool, fill: Any) -> tuple[np.ndarray, list[int]]:
-    """Strided windows (N, C, *out, *k) of `a` padded with `fill`."""
-    nd = len(k)
+def _padded(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
+            ceil: bool, fill: Any) -> tuple[np.ndarray, list[int]]:
+    """`a` padded with `fill` so that every (ceil-mode) window is inside, and the output
+    sizes."""
     sp = a.shape[2:]
     outs = [_out_size(n, ki, si, pi, di, ceil) for n, ki, si, pi, di in zip(sp, k, s, p, d)]
     if any(o <= 0 for o in outs):
@@ -64,13 +65,37 @@ def _windows(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[in
     for n, o, ki, si, pi, di in zip(sp, outs, k, s, p, d):
         need = (o - 1) * si + di * (ki - 1) + 1
         pads.append((pi, max(0, need - n - pi)))
-    x = np.pad(a, [(0, 0), (0, 0)] + pads, constant_values=fill)
+    if any(pd != (0, 0) for pd in pads):
+        a = np.pad(a, [(0, 0), (0, 0)] + pads, constant_values=fill)
+    return a, outs
+
+
+def _windows(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
+             ceil: bool, fill: Any) -> tuple[np.ndarray, list[int]]:
+    """Strided windows (N, C, *out, *k) of `a` padded with `fill`."""
+    nd = len(k)
+    x, outs = _padded(a, k, s, p, d, ceil, fill)
     eff = [di * (ki - 1) + 1 for ki, di in zip(k, d)]
     w = sliding_window_view(x, eff, axis=tuple(range(2, 2 + nd)))
     sl = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * si + 1, si)
                                             for o, si in zip(outs, s)) + \
         tuple(slice(None, None, di) for di in d)
     return w[sl], outs
+
+
+def _window_max(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
+                ceil: bool, lowest: Any) -> np.ndarray:
+    """The maximum of each window: the elementwise maximum of one strided view per kernel
+    position (NaN propagates, as in PyTorch)."""
+    x, outs = _padded(a, k, s, p, d, ceil, lowest)
+    every = (slice(None), slice(None))
+    src = [[slice(pi * di, pi * di + (o - 1) * si + 1, si) for pi in range(ki)]
+           for ki, di, o, si in zip(k, d, outs, s)]
+    views = [x[every + sl] for sl in itertools.product(*src)]
+    r = np.maximum(views[0], views[1]) if len(views) > 1 else views[0].copy()
+    for v in views[2:]:
+        np.maximum(r, v, out=r)
+    return r
 
 
 def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any,
@@ -81,6 +106,8 @@ def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
         raise not_implemented(name, self.dtype)
     k, s, p, d = _params(nd, kernel_size, stride, padding, dilation, name)
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
+    if not indices:
+        return wrap(_window_max(a, k, s, p, d, ceil_mode, lowest)[0 if unbatched else ...]), None
     win, outs = _windows(a, k, s, p, d, ceil_mode, lowest)
     flat = win.reshape(win.shape[:2 + nd] + (-1,))
     vals = flat.max(axis=-1)

@@ -35,12 +35,23 @@ def _lin(x: np.ndarray, w: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
     return r if b is None else r + b
 
 
-def _lstm_gates(g: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(h, c') from the summed gate pre-activations g = [i, f, g, o] and the cell c."""
+def _lstm_gates(g: np.ndarray, c: np.ndarray,
+                out: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
+    """(h, c') from the summed gate pre-activations g = [i, f, g, o] (overwritten) and the
+    cell c; h is written into `out` when given. In place where possible: this runs once per
+    time step, where allocations cost as much as the arithmetic."""
     hid = c.shape[-1]
-    s = _sigmoid(g)
-    c2 = s[:, hid:2 * hid] * c + s[:, :hid] * np.tanh(g[:, 2 * hid:3 * hid])
-    return s[:, 3 * hid:] * np.tanh(c2), c2
+    tg = np.tanh(g[:, 2 * hid:3 * hid])
+    s = g
+    np.negative(s, out=s)           # sigmoid of all four (the g gate's is unused) in place
+    np.exp(s, out=s)
+    s += 1
+    np.reciprocal(s, out=s)
+    c2 = s[:, hid:2 * hid] * c
+    tg *= s[:, :hid]
+    c2 += tg
+    th = np.tanh(c2)
+    return np.multiply(s[:, 3 * hid:], th, out=out if out is not None else th), c2
 
 
 def _gru_gates(gi: np.ndarray, gh: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -63,8 +74,11 @@ class _Weights:
             self.w_ih, w_hh = ps[:2]
             self.b_ih = self.b_hh = None
             w_hr = ps[2] if len(ps) == 3 else None
-        self.w_hh_t = w_hh.T
-        self.w_hr_t = None if w_hr is None else w_hr.T
+        # contiguous transposes: BLAS is several times slower on the transposed views for
+        # the small per-step products
+        self.w_ih_t = np.ascontiguousarray(self.w_ih.T)
+        self.w_hh_t = np.ascontiguousarray(w_hh.T)
+        self.w_hr_t = None if w_hr is None else np.ascontiguousarray(w_hr.T)
 
 
 def _param_groups(params: Sequence[Tensor], has_biases: bool, num_layers: int, dirs: int,
@@ -84,7 +98,7 @@ def _direction(kind: str, x: np.ndarray, sizes: list[int], h: np.ndarray,
     """Run one layer in one direction over packed rows x, writing each step's h into out
     (its rows in x's order); returns the final (h, c). Sequences are sorted by length, so
     at step t the first sizes[t] of them are active; a finished sequence keeps its state."""
-    gi = x @ w.w_ih.T
+    gi = x @ w.w_ih_t
     if w.b_ih is not None:
         gi += w.b_ih
     if kind != "gru" and w.b_hh is not None:
@@ -98,9 +112,15 @@ def _direction(kind: str, x: np.ndarray, sizes: list[int], h: np.ndarray,
         o, bs = offsets[t], sizes[t]
         full = bs == h.shape[0]
         hp = h if full else h[:bs]
+        written = False
         if kind == "lstm":
-            hn, cn = _lstm_gates(gi[o:o + bs] + hp @ w.w_hh_t, c if full else c[:bs])
-            if w.w_hr_t is not None:
+            g = hp @ w.w_hh_t
+            g += gi[o:o + bs]
+            if w.w_hr_t is None:
+                hn, cn = _lstm_gates(g, c if full else c[:bs], out[o:o + bs])
+                written = True      # hn is a view of out's rows
+            else:
+                hn, cn = _lstm_gates(g, c if full else c[:bs])
                 hn = hn @ w.w_hr_t
             if full:
                 c = cn
@@ -116,8 +136,11 @@ def _direction(kind: str, x: np.ndarray, sizes: list[int], h: np.ndarray,
         if full:
             h = hn
         else:
+            if h.base is not None:
+                h = h.copy()        # h may be a view of out's rows: do not write through it
             h[:bs] = hn
-        out[o:o + bs] = hn
+        if not written:
+            out[o:o + bs] = hn
     return h, c
 
 
