@@ -12,7 +12,8 @@ from .optimize import optimized_graph
 from .python_source import Generated, generate
 
 # The only builtins generated code may reach (it names no others).
-_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexError", "KeyError")}
+_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexError", "KeyError", "ValueError",
+                                                          "TypeError")}
 _IDENT = re.compile(r"[^0-9A-Za-z_]")
 
 
@@ -34,7 +35,9 @@ def compile_function(fn: Function) -> Callable[[list], Any]:
             locations[lineno] is not None else (None, ())
         return located(err, qualified, rng, callstack)
 
-    namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS)
+    # `__name__` attributes warnings from generated code to tsjit (see kernel_util's filter).
+    namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
+                     __name__="tsjit.codegen.generated")
     exec(compile(gen.source, filename, "exec"), namespace)   # noqa: S102 - source built from IR
     # Python's own tracebacks (for debugging tsjit) can show the generated lines.
     linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)

@@ -17,8 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol
 
+import numpy as np
+
 from ..ir import Node
 from ..ops.formatting import wrap_int64
+from ..tensor.tensor import Tensor
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Below this divisor magnitude Python's `%` and `//` are TorchScript's int64 ones.
@@ -214,3 +217,38 @@ def _split(n: Node, g: Context) -> Optional[Inline]:
     # Python's whitespace on ASCII is the kernel's plus \x1f.
     return Inline(expr=lambda a: f"({a[0]}.split() if {a[0]}.isascii() and '\\x1f' not in {a[0]} "
                                  f"else {k}({a[0]}, None, {a[2]}))", pure=True, atoms=True)
+
+
+# ---- elementwise tensor arithmetic --------------------------------------------------------------
+
+def _new_tensor(r: Any) -> Tensor:
+    """A Tensor over a ufunc's result (a numpy scalar when the operands were 0-d)."""
+    t = object.__new__(Tensor)
+    t._a = r if r.__class__ is np.ndarray else np.asarray(r)
+    return t
+
+
+def _same_dtype(ufunc: Any) -> Template:
+    # Operands of one dtype give that dtype in PyTorch and numpy alike, and broadcasting is
+    # the same; anything else (mixed dtypes, shapes that do not broadcast, bool
+    # subtraction) goes to the kernel, which promotes or raises PyTorch's error.
+    def template(n: Node, g: Context) -> Optional[Inline]:
+        if len(n.inputs) == 3 and g.constant(n, 2).__class__ is not int or \
+                len(n.inputs) == 3 and g.constant(n, 2) != 1:
+            return None
+        k, f, new = g.kernel(n), g.bind(ufunc, "_np"), g.bind(_new_tensor, "_tensor")
+
+        def stmts(a: list[str], o: str) -> list[str]:
+            call = f"{k}({', '.join(a)})"
+            return [f"{o} = {a[0]}._a", f"r_{o} = {a[1]}._a",
+                    f"if {o}.dtype is r_{o}.dtype:",
+                    "    try:", f"        {o} = {new}({f}({o}, r_{o}))",
+                    "    except (ValueError, TypeError):", f"        {o} = {call}",
+                    "else:", f"    {o} = {call}"]
+        return Inline(stmts=stmts, atoms=True)
+    return template
+
+
+TEMPLATES["aten::add.Tensor"] = _same_dtype(np.add)
+TEMPLATES["aten::sub.Tensor"] = _same_dtype(np.subtract)
+TEMPLATES["aten::mul.Tensor"] = _same_dtype(np.multiply)
