@@ -16,6 +16,7 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any, Callable, Optional  # noqa: E402
@@ -30,14 +31,19 @@ WORKLOADS = ("mlp", "cnn", "lstm")
 
 def interleaved_medians(fns: dict[str, Callable[[], Any]], repeat: int,
                         warmup: int = 3) -> dict[str, float]:
-    """Median seconds per call of each fn, timed in rounds (one call of each per round) so
-    that the machine's load drifts affect all of them alike."""
+    """Median seconds per call of each fn, timed in rounds (one call of each per round, in a
+    shuffled order) so that the machine's load drifts and the cache state a predecessor
+    leaves affect all of them alike."""
     for fn in fns.values():
         for _ in range(warmup):
             fn()
     times: dict[str, list[float]] = {k: [] for k in fns}
+    order = list(fns)
+    shuffle = random.Random(0).shuffle
     for _ in range(repeat):
-        for k, fn in fns.items():
+        shuffle(order)
+        for k in order:
+            fn = fns[k]
             t = time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t)
@@ -49,8 +55,10 @@ def bench(name: str, torch: Optional[Any], repeat: int) -> dict[str, float]:
     ts = load_workload(name, tsjit, "tsjit")
     model = ts.build()
     args = ts.inputs()
-    params = {k: v.numpy() for k, v in model.state_dict().items()}
-    np_args = [a.numpy() for a in args]
+    # the reference gets its own copies: sharing tsjit's arrays would let it find them in
+    # the cache whenever it runs right after tsjit
+    params = {k: v.numpy().copy() for k, v in model.state_dict().items()}
+    np_args = [a.numpy().copy() for a in args]
     scripted = tsjit.script(model)
     fns: dict[str, Callable[[], Any]] = {
         "eager": lambda: model(*args), "scripted": lambda: scripted(*args),

@@ -94,7 +94,7 @@ def _is_int(v: Any) -> bool:
 class _Arg:
     """What one schema argument accepts, read once from its written type ("int[2]?")."""
 
-    __slots__ = ("base", "optional", "is_list", "size", "elem_optional")
+    __slots__ = ("base", "optional", "is_list", "size", "elem_optional", "exact", "ints")
 
     def __init__(self, raw: str, t: Any) -> None:
         self.base = re.match(r"[A-Za-z_]+", raw).group(0) if raw[0] != "(" else "("
@@ -103,6 +103,11 @@ class _Arg:
         m = re.search(r"\[(\d+)\]", raw)
         self.size = int(m.group(1)) if m else 1      # `int[2]`: a single int fills 2
         self.elem_optional = "?" in raw.split("[")[0]  # `Tensor?[]`
+        # the Python type a value passes through unchanged (checked first: the hot path)
+        self.exact = None if self.is_list else {
+            "Tensor": Tensor, "int": int, "SymInt": int, "float": float, "bool": bool,
+            "str": str}.get(self.base)
+        self.ints = self.is_list and self.base in ("int", "SymInt")
 
 
 class _Plan:
@@ -122,9 +127,12 @@ class _Plan:
 
 
 def _coerce(v: Any, spec: _Arg) -> Any:
+    tp = type(v)
+    if tp is spec.exact or (spec.ints and tp is list and all(type(x) is int for x in v)):
+        return list(v) if tp is list else v       # the common cases first
     base = spec.base
     if base == "Tensor" and not spec.is_list and isinstance(v, Tensor):
-        return v                    # the common case first
+        return v
     if v is None:
         if spec.optional:
             return None

@@ -272,9 +272,8 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
     r = np.matmul(x.astype(cd, copy=False), wt.astype(cd, copy=False))
     if bias is not None:
         b = bias._a
-        if isinstance(r, np.ndarray) and b.ndim <= r.ndim and \
-                np.broadcast_shapes(r.shape, b.shape) == r.shape:
-            r += b          # in place: no second output-sized temporary
+        if isinstance(r, np.ndarray) and b.ndim == 1 and r.ndim and b.shape[0] == r.shape[-1]:
+            r += b          # the usual bias: in place, no second output-sized temporary
         else:
             r = r + bias._a
     return wrap(np.asarray(r).astype(dt.np, copy=False))
