@@ -2,7 +2,8 @@
 outer, einsum, tensordot, kron, det, solve, inv, norms, svd ...
 
 float32 products accumulate in float64 and round once (at least as accurate as PyTorch's
-BLAS); operands must share a dtype, like PyTorch.
+BLAS), except `linear`, the hot path of models, which is one float32 BLAS call as in
+PyTorch; operands must share a dtype, like PyTorch.
 """
 from __future__ import annotations
 
