@@ -180,3 +180,8 @@ def known_failing(kind: str) -> dict[str, dict[str, str]]:
             mode, (case, reason) = "source", line.split(" ", 1)
         out.setdefault(mode, {})[case] = reason
     return out
+
+
+# Their __setstate__ changes the state on every load, under PyTorch too (see FORMAT.md):
+# a re-saved archive holds the changed state, so its calls cannot match the recorded ones.
+SETSTATE_CASES = {"lang_getstate_setstate", "lang_setstate_calibration"}

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 import corpus  # noqa: E402
 import tsjit  # noqa: E402
 
-SETSTATE_CASES = {"lang_getstate_setstate", "lang_setstate_calibration"}
+SETSTATE_CASES = corpus.SETSTATE_CASES
 
 
 def _first_line(text: str) -> str:

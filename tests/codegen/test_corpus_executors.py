@@ -1,14 +1,16 @@
 """The corpus under each executor forced: every archive loads and its calls match, and
-every source.py scripts and runs, in the interpreter only and in generated code only
+every re-saved archive runs, and every source.py scripts and runs, in the interpreter
+only and in generated code only
 (cases on the ratchet lists are strict xfails, as in the default-executor tests)."""
 import pytest
 
 import tsjit
-from corpus import case_names, case_path, known_failing, run_calls
+from corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
 from corpus_sources import scripted_from_source
 
 EXECUTORS = ("interpreter", "codegen")
 _ARCHIVES = known_failing("archives").get("load", {})
+_RESAVE = known_failing("archives").get("resave", {})
 _SOURCES = known_failing("sources").get("source", {})
 
 
@@ -22,6 +24,15 @@ def _params(known: dict) -> list:
 def test_archive_calls_match(case, mode, use_executor):
     with use_executor(mode):
         failures = run_calls(tsjit.load(case_path(case)), case)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("case,mode", _params(_RESAVE))
+def test_resaved_archive_calls_match(case, mode, use_executor, tmp_path):
+    with use_executor(mode):
+        tsjit.save(tsjit.load(case_path(case)), str(tmp_path / "model.pt"))
+        reloaded = tsjit.load(str(tmp_path / "model.pt"))
+        failures = [] if case in SETSTATE_CASES else run_calls(reloaded, case)
     assert not failures, "\n".join(failures)
 
 

@@ -6,14 +6,11 @@ strict xfails, so a case that starts passing fails the run until it is taken off
 import pytest
 
 import tsjit
-from corpus import case_names, case_path, known_failing, run_calls
+from corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
 
 _KNOWN = known_failing("archives")
 KNOWN_FAILING_LOAD: dict[str, str] = _KNOWN.get("load", {})
 KNOWN_FAILING_RESAVE: dict[str, str] = _KNOWN.get("resave", {})
-
-# __setstate__ changes the state on every load, under PyTorch too (see FORMAT.md).
-SETSTATE_CASES = {"lang_getstate_setstate", "lang_setstate_calibration"}
 
 
 def _mark(case: str, known: dict) -> list:

@@ -6,17 +6,14 @@ import numpy as np
 import pytest
 
 import tsjit
-from corpus import case_names, case_path, load_calls, mismatch, ExpectedError
+from corpus import SETSTATE_CASES, ExpectedError, case_names, case_path, known_failing, load_calls, mismatch
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "jit"))
 from models import Net  # noqa: E402
 
-KNOWN = os.path.join(os.path.dirname(__file__), "corpus_known_failing.txt")
-RESAVE_FAILING = {line.split()[1] for line in open(KNOWN)
-                  if line.startswith("resave ")} if os.path.exists(KNOWN) else set()
-SETSTATE_CASES = {"lang_getstate_setstate", "lang_setstate_calibration"}
+RESAVE_FAILING = set(known_failing("archives").get("resave", {}))
 
 
 def _to_torch(v):
