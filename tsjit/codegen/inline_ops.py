@@ -144,6 +144,22 @@ def _derive_index(n: Node, g: Context) -> Inline:
     return Inline(expr=lambda a: f"({a[1]} + {a[0]} * {a[2]})", pure=True, order=(1, 0, 2))
 
 
+# ---- float arithmetic (IEEE doubles in both; an int operand converts to double first, as
+# Python's mixed arithmetic does too) ----------------------------------------------------------
+
+for _op, _py in (("add", "+"), ("sub", "-"), ("mul", "*")):
+    _fixed(_binary(_py), f"aten::{_op}.float", f"aten::{_op}.int_float", f"aten::{_op}.float_int")
+_fixed(Inline(expr=lambda a: f"(-{a[0]})", pure=True), "aten::neg.float")
+
+
+@_register("aten::div.float")
+def _div_float(n: Node, g: Context) -> Inline:
+    # Python raises on a zero divisor where TorchScript gives inf or nan: the kernel does that.
+    k = g.kernel(n)
+    return Inline(expr=lambda a: f"({a[0]} / {a[1]} if {a[1]} else {k}({a[0]}, {a[1]}))",
+                  pure=True, atoms=True)
+
+
 # ---- lists, dicts, strings --------------------------------------------------------------------
 
 _fixed(Inline(expr=lambda a: f"len({a[0]})", pure=True), "aten::len.t", "aten::len.any",
