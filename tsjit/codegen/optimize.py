@@ -15,13 +15,15 @@ def _kernel_for(n: Any) -> Any:
     return o.kernel if o is not None else None
 
 
-def optimized_graph(fn: Function, inline_limit: int = inlining.SMALL_FUNCTION_NODES) -> Graph:
-    """`fn`'s graph, copied and optimized for code generation (the original is untouched)."""
+def optimized_graph(fn: Function, inline_limit: int = inlining.SMALL_FUNCTION_NODES,
+                    verify: bool = False) -> Graph:
+    """`fn`'s graph, copied and optimized for code generation (the original is untouched);
+    with `verify`, the verifier checks the graph after every pass."""
     g = copy_graph(fn.graph)
-    inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))
+    passes = [lambda g: inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))]
+    run_pipeline(g, passes, verify)
     for _ in range(10):
-        changed = peephole.run(g)
-        changed |= constant_propagation.run(g, _kernel_for)
-        if not (run_pipeline(g, CLEANUP) or changed):
+        if not run_pipeline(g, [peephole.run, lambda g: constant_propagation.run(g, _kernel_for)]
+                            + CLEANUP, verify):
             break
     return g
