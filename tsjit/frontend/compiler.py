@@ -470,7 +470,9 @@ class FunctionCompiler(Emitter):
                   rng: SourceRange, target: Optional[ast.Expr] = None, scoped: bool = False) -> None:
         """A prim::Loop: `body(trip)` emits the body, `next_cond()` the continue condition."""
         returns_inside = _contains_return(body_stmts)
-        if returns_inside and self.env.lookup(RET_FLAG) is None:
+        # A flag set only in an earlier branch (undefined on the other) is stale: outside
+        # loops a pending return was already taken, so the flag restarts as False.
+        if returns_inside and not isinstance(self.env.lookup(RET_FLAG), SimpleValue):
             if self.declared_return is None:
                 raise CompileError("a function with a return statement inside a loop needs a "
                                    "return type annotation", rng)

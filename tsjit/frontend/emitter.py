@@ -210,36 +210,38 @@ class Emitter:
         return SimpleValue(self.emit_builtin(name, [NamedValue(v)], {}, e.range))
 
     def expr_Compare(self, e: ast.Compare) -> SugaredValue:
-        lhs = self.emit_expr(e.left)
-        result: Optional[Value] = None
-        for op, right in zip(e.ops, e.comparators):
-            rhs = self.emit_expr(right)
-            if op in ("in", "not_in") and rhs.type == T.StrType and lhs.type == T.StrType:
-                # `a in s` on strings is `s.find(a, 0, len(s)) != -1`, as PyTorch lowers it.
-                n = self.emit_builtin("aten::len", [NamedValue(rhs)], {}, e.range)
-                pos = self.emit_builtin("aten::find", [NamedValue(rhs), NamedValue(lhs),
-                                                       NamedValue(self.emit_constant(0, e.range)),
-                                                       NamedValue(n)], {}, e.range)
-                v = self.emit_builtin("aten::ne", [NamedValue(pos),
-                                                   NamedValue(self.emit_constant(-1, e.range))], {}, e.range)
-                if op == "not_in":
-                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
-            elif op in ("in", "not_in"):
-                v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
-                if op == "not_in":
-                    v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
-            elif op in ("is", "is_not") and _static_none_test(lhs, rhs) is not None:
-                # `x is None` when x's type decides it (a None attribute, a non-Optional
-                # value) is a constant, so the dead branch is not compiled, as in PyTorch.
-                same = _static_none_test(lhs, rhs)
-                v = self.emit_constant(same if op == "is" else not same, e.range)
-            else:
-                v = self.emit_builtin(COMPARE_OPS[op], [NamedValue(lhs), NamedValue(rhs)], {}, e.range)
-            result = v if result is None else self.emit_builtin(
-                "aten::__and__", [NamedValue(result), NamedValue(v)], {}, e.range)
-            lhs = rhs
-        assert result is not None
-        return SimpleValue(result)
+        if len(e.ops) > 1:
+            # `a < b < c` is `a < b and b < c`, short-circuit, with `b` evaluated again
+            # (PyTorch's lowering): `c` is not evaluated when `a < b` is false.
+            first, rest = e.comparators[0], e.comparators[1:]
+            head = ast.Compare(SourceRange(e.range.source, e.left.range.start, first.range.end),
+                               e.left, e.ops[:1], (first,))
+            tail = ast.Compare(SourceRange(e.range.source, first.range.start, e.range.end),
+                               first, e.ops[1:], rest)
+            return self.expr_BoolOp(ast.BoolOp(e.range, "and", head, tail))
+        lhs, rhs, op = self.emit_expr(e.left), self.emit_expr(e.comparators[0]), e.ops[0]
+        if op in ("in", "not_in") and rhs.type == T.StrType and lhs.type == T.StrType:
+            # `a in s` on strings is `s.find(a, 0, len(s)) != -1`, as PyTorch lowers it.
+            n = self.emit_builtin("aten::len", [NamedValue(rhs)], {}, e.range)
+            pos = self.emit_builtin("aten::find", [NamedValue(rhs), NamedValue(lhs),
+                                                   NamedValue(self.emit_constant(0, e.range)),
+                                                   NamedValue(n)], {}, e.range)
+            v = self.emit_builtin("aten::ne", [NamedValue(pos),
+                                               NamedValue(self.emit_constant(-1, e.range))], {}, e.range)
+            if op == "not_in":
+                v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
+        elif op in ("in", "not_in"):
+            v = self.emit_builtin("aten::__contains__", [NamedValue(rhs), NamedValue(lhs)], {}, e.range)
+            if op == "not_in":
+                v = self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range)
+        elif op in ("is", "is_not") and _static_none_test(lhs, rhs) is not None:
+            # `x is None` when x's type decides it (a None attribute, a non-Optional
+            # value) is a constant, so the dead branch is not compiled, as in PyTorch.
+            same = _static_none_test(lhs, rhs)
+            v = self.emit_constant(same if op == "is" else not same, e.range)
+        else:
+            v = self.emit_builtin(COMPARE_OPS[op], [NamedValue(lhs), NamedValue(rhs)], {}, e.range)
+        return SimpleValue(v)
 
     def expr_BoolOp(self, e: ast.BoolOp) -> SugaredValue:
         # Short-circuit: `a and b` is `b if a else False`, `a or b` is `True if a else b`.

@@ -55,9 +55,10 @@ def refinements(c: Any, e: ast.Expr) -> tuple[Refinements, Refinements]:
             if t is None:
                 return {}, {}
             not_none = _without(t, [T.NoneType])
-            is_none = {name.id: T.NoneType} if T.NoneType in _members(t) else {}
             refined = {name.id: not_none} if not_none is not None and not_none != t else {}
-            return (is_none, refined) if e.ops[0] == "is" else (refined, is_none)
+            # Only the not-None side narrows (as in PyTorch): the None side keeps the
+            # variable's type, so a nested `x is not None` there still refines it.
+            return ({}, refined) if e.ops[0] == "is" else (refined, {})
     if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "isinstance" \
             and len(e.args) == 2 and isinstance(e.args[0], ast.Name):
         name = e.args[0].id
