@@ -10,7 +10,9 @@ from corpus_sources import scripted_from_source
 
 EXECUTORS = ("interpreter", "codegen")
 _ARCHIVES = known_failing("archives").get("load", {})
-_RESAVE = known_failing("archives").get("resave", {})
+# this file does not compare the two saves' bytes: a case failing only on that runs here
+_RESAVE = {c: r for c, r in known_failing("archives").get("resave", {}).items()
+           if r != "save jitters"}
 _SOURCES = known_failing("sources").get("source", {})
 
 
