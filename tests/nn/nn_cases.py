@@ -178,6 +178,9 @@ POOL = [
     Case("AdaptiveMaxPool2d", lambda nn: nn.AdaptiveMaxPool2d(3), x(2, 3, 8, 10)),
     Case("AdaptiveMaxPool1d-indices", lambda nn: nn.AdaptiveMaxPool1d(3, return_indices=True),
          x(2, 3, 8)),
+    Case("AdaptiveMaxPool3d-indices",
+         lambda nn: nn.AdaptiveMaxPool3d((2, 4, 3), return_indices=True), x(2, 3, 5, 6, 7)),
+    Case("MaxPool1d-indices", lambda nn: nn.MaxPool1d(3, 2, return_indices=True), x(2, 3, 9)),
 ]
 
 RESAMPLE = [

@@ -533,12 +533,28 @@ def adaptive_max_pool2d_with_indices(input: Tensor, output_size: BroadcastingLis
     return torch.adaptive_max_pool2d(input, output_size)
 
 
+def _adaptive_max_pool3d(input: Tensor, output_size: BroadcastingList3[int],
+                         return_indices: bool = False) -> Tensor:
+    output_size = _list_with_default(output_size, input.size())
+    return torch.adaptive_max_pool3d(input, output_size)[0]
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: BroadcastingList3[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """3-D adaptive max pooling returning (values, indices)."""
+    output_size = _list_with_default(output_size, input.size())
+    return torch.adaptive_max_pool3d(input, output_size)
+
+
 adaptive_max_pool1d = boolean_dispatch("return_indices", 2, False,
                                        adaptive_max_pool1d_with_indices, _adaptive_max_pool1d,
                                        __name__, "adaptive_max_pool1d")
 adaptive_max_pool2d = boolean_dispatch("return_indices", 2, False,
                                        adaptive_max_pool2d_with_indices, _adaptive_max_pool2d,
                                        __name__, "adaptive_max_pool2d")
+adaptive_max_pool3d = boolean_dispatch("return_indices", 2, False,
+                                       adaptive_max_pool3d_with_indices, _adaptive_max_pool3d,
+                                       __name__, "adaptive_max_pool3d")
 
 
 __all__ = [
@@ -549,7 +565,8 @@ __all__ = [
     "group_norm", "rms_norm", "embedding", "one_hot", "max_pool1d", "max_pool2d",
     "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "max_pool3d_with_indices", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "interpolate",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "interpolate",
     "upsample", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "binary_cross_entropy_with_logits", "multi_head_attention_forward",
     # operators (resolved lazily)

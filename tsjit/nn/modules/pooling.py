@@ -173,6 +173,13 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """3-D max pooling to a fixed output size (None keeps an input size)."""
+
+    def forward(self, input: Tensor):  # -> Tensor, or (Tensor, Tensor) with return_indices
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-           "AdaptiveMaxPool2d"]
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
