@@ -20,6 +20,8 @@ from .tensor_reduce import acc
 
 def tup(v: Any, n: int) -> list[int]:
     """An int or a list of ints as n ints (a 1-element list is repeated)."""
+    if type(v) is list and len(v) == n and all(type(x) is int for x in v):
+        return v            # what the dispatcher and the interpreter pass: no copy
     if isinstance(v, (int, np.integer)):
         return [int(v)] * n
     v = [int(x) for x in v]
