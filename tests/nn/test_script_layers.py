@@ -16,21 +16,8 @@ from nn_cases import ALL
 from nn_util import assert_close, needs_torch, tnn, to_numpy, to_tsjit, torch
 
 # --- compiler gaps: feature, example source line, error; then the cases they block --------
-TUPLE_TO_UNION_LIST = (
-    "tuple -> list conversion for an Optional[Union[int, List[int]]] parameter: "
-    "`F.interpolate(input, self.size, ...)` with size == (7, 9) (nn/modules/upsampling.py) -> "
-    "CompileError: interpolate(Tensor, Tuple[int, int], NoneType, ...) matches none of the "
-    "available variants")
-CONST_SUBMODULE = (
-    "a __constants__ entry naming a submodule must be skipped (PyTorch warns and skips it): "
-    "`TransformerEncoder.__constants__ = ['norm']` with norm=LayerNorm(8) -> CompileError: "
-    "constant 'norm' of type LayerNorm is not supported; constants must be numbers, strings, "
-    "None or tuples of them")
-GAPS = {
-    TUPLE_TO_UNION_LIST: ["Upsample-nearest-size", "Upsample-bilinear", "Upsample-bicubic",
-                          "UpsamplingBilinear2d"],
-    CONST_SUBMODULE: ["TransformerEncoder", "TransformerDecoder", "Transformer"],
-}
+# (none open: add an entry here, with the error, when a layer meets a compiler gap)
+GAPS: dict = {}
 XFAIL = {case_id: reason for reason, ids in GAPS.items() for case_id in ids}
 
 # eager-only configurations (PyTorch cannot script them either)

@@ -51,11 +51,32 @@ def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool
         return v
     if not allow_conversions:
         raise _NoMatch
-    concrete = T.substitute(formal, env)
-    elem = concrete.elem if isinstance(concrete, T.OptionalType) else concrete
+    for target in _conversion_targets(T.substitute(formal, env)):
+        try:
+            return _convert_to(c, v, target, arg.N, rng)
+        except _NoMatch:
+            continue
+    raise _NoMatch
+
+
+def _conversion_targets(t: T.Type) -> list[T.Type]:
+    """The types an argument may be converted to for a formal of type `t`: T for
+    Optional[T], and each member of a Union. tsjit's functionals take a Union where
+    PyTorch declares @_overload variants (`size: Optional[Union[int, List[int]]]`), so a
+    tuple converting to the List member picks what PyTorch's List overload would."""
+    if isinstance(t, T.OptionalType):
+        return _conversion_targets(t.elem)
+    if isinstance(t, T.UnionType):
+        return [m for x in t.types if x != T.NoneType for m in _conversion_targets(x)]
+    return [t]
+
+
+def _convert_to(c: Any, v: Value, elem: T.Type, n: Optional[int],
+                rng: Optional[SourceRange]) -> Value:
+    """`v` converted to `elem` (for an `int[n]` formal when `n`), or _NoMatch."""
     # A single int/float where `int[N]` / `float[N]` is expected: broadcast it.
-    if arg.N and isinstance(elem, T.ListType) and T.is_subtype(v.type, elem.elem):
-        return c.emit_list([v] * arg.N, elem.elem, rng)
+    if n and isinstance(elem, T.ListType) and T.is_subtype(v.type, elem.elem):
+        return c.emit_list([v] * n, elem.elem, rng)
     # A tuple of homogeneous elements where a list is expected.
     if isinstance(elem, T.ListType) and isinstance(v.type, T.TupleType) and \
             all(T.is_subtype(e, elem.elem) for e in v.type.elems) and \

@@ -264,6 +264,12 @@ class ScriptCompiler:
             attrs.append((name, t, False, False))
         const_values = {}
         for name in constants:
+            kind = _non_constant_member(m, name)
+            if kind is not None:
+                # PyTorch warns and keeps it what it is (TransformerEncoder's 'norm').
+                warnings.warn(f"'{name}' was found in ScriptModule constants, but it is a "
+                              f"non-constant {kind}. Consider removing it.")
+                continue
             if hasattr(m, name):
                 const_values[name] = _freeze_constant(getattr(m, name), name)
         for name, info in subs.items():
@@ -341,6 +347,17 @@ class ScriptCompiler:
 def _is_final(ann: Any) -> bool:
     return getattr(ann, "__origin__", None) is typing.Final or ann is typing.Final or \
         getattr(ann, "__tsjit_final__", False)
+
+
+def _non_constant_member(m: Any, name: str) -> Optional[str]:
+    """'submodule' / 'parameter' / 'buffer' when `name` is one of those of `m`."""
+    if m._modules.get(name) is not None:
+        return "submodule"
+    if name in m._parameters:
+        return "parameter"
+    if name in m._buffers:
+        return "buffer"
+    return None
 
 
 def _freeze_constant(value: Any, name: str) -> Any:
