@@ -128,8 +128,10 @@ class _Plan:
 
 def _coerce(v: Any, spec: _Arg) -> Any:
     tp = type(v)
-    if tp is spec.exact or (spec.ints and tp is list and all(type(x) is int for x in v)):
-        return list(v) if tp is list else v       # the common cases first
+    if tp is spec.exact:
+        return v                                  # the common cases first
+    if spec.ints and (tp is list or tp is tuple) and all(type(x) is int for x in v):
+        return list(v)
     base = spec.base
     if base == "Tensor" and not spec.is_list and isinstance(v, Tensor):
         return v
