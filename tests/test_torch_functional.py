@@ -106,6 +106,8 @@ def test_tensordot_bad_dims() -> None:
         tsjit.tensordot(a, a, dims=-1)
     with pytest.raises(RuntimeError, match="tensordot expects dims < ndim_a or ndim_b"):
         tsjit.tensordot(a, a, dims=3)
+    with pytest.raises(RuntimeError, match="tensordot expects dims to be int or"):
+        tsjit.tensordot(a, a, dims="2")
     with pytest.raises(RuntimeError, match="contracted dimensions need to match"):
         tsjit.tensordot(a, tsjit.ones(3, 2), dims=2)
 

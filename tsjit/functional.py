@@ -75,13 +75,16 @@ def tensordot(a: Tensor, b: Tensor, dims: int = 2, out: Optional[Tensor] = None)
     dims_b: List[int] = []
     if isinstance(dims, (tuple, list)):   # never true in scripted code (dims is an int)
         dims_a, dims_b = [int(d) for d in dims[0]], [int(d) for d in dims[1]]
-    if isinstance(dims, int):
+    elif isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
         if dims > min(a.dim(), b.dim()):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a = [i for i in range(-dims, 0)]
         dims_b = [i for i in range(dims)]
+    else:
+        raise RuntimeError("tensordot expects dims to be int or Tuple[List[int], List[int]] or "
+                           f"List[List[int]] containing two lists, but got dims={dims}")
     if out is None:
         return torch.tensordot(a, b, dims_a, dims_b)
     return torch.tensordot(a, b, dims_a, dims_b, out=out)
