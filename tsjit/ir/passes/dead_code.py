@@ -17,7 +17,9 @@ def has_side_effects(n: Node) -> bool:
     if n.kind in SIDE_EFFECT_KINDS:
         return True
     schema = n.schema
-    if schema is not None and (schema.is_mutable() or schema.name.endswith("_")):
+    # In-place ops end in "_" (add_); dunder operators (__not__, __getitem__) do not count.
+    if schema is not None and (schema.is_mutable() or
+                               schema.name.endswith("_") and not schema.name.endswith("__")):
         return True
     return n.kind.startswith("aten::") and schema is None
 
