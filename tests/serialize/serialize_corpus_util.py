@@ -41,3 +41,21 @@ def same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(
             same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(a.items(), b.items()))
     return a == b
+
+
+def code_files(path: Any) -> dict[str, str]:
+    """code/*.py record name (below the top folder) -> text, of one archive."""
+    with zipfile.ZipFile(path) as z:
+        return {n.split("/", 1)[1]: z.read(n).decode("utf-8") for n in z.namelist()
+                if n.split("/", 1)[1].startswith("code/") and n.endswith(".py")}
+
+
+def code_after_round_trip(case: str, folder: Any) -> list[tuple[str, str, str]]:
+    """(file, PyTorch's text, tsjit's text or "") for every code file of corpus `case`,
+    tsjit's being what tsjit.save writes for tsjit.load of the case's archive."""
+    import tsjit
+    archive = CORPUS / case / "model.pt"
+    out = Path(folder) / f"{case}.pt"
+    tsjit.save(tsjit.load(str(archive)), str(out))
+    ours = code_files(out)
+    return [(name, text, ours.get(name, "")) for name, text in sorted(code_files(archive).items())]

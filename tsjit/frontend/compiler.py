@@ -196,8 +196,13 @@ class FunctionCompiler(Emitter):
         value = self.emit_expr(s.value, hint)
         if hint is not None:
             value = self.check_declared(value, hint, s.value.range)
+        # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
+        # takes the name), the value keeps its own name or none, so `_1 = ...; a = _1`
+        # prints back the same.
+        copies = isinstance(s.value, ast.Name) and isinstance(self.env.lookup(s.value.id),
+                                                             SimpleValue)
         for t in s.targets:
-            self.assign_to(t, value, s.range, declared=hint)
+            self.assign_to(t, value, s.range, declared=hint, name_value=not copies)
 
     def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
         t = self.type_from_expr(s.annotation)

@@ -514,6 +514,8 @@ class Emitter:
             n = self.insert("prim::GetAttr", [obj], [attr.type], rng, name=name)
             if _identifier(name):
                 n.output().set_debug_name(name)
+            elif name.isdigit():    # a ModuleList entry: "_0", as PyTorch names it
+                n.output().set_debug_name("_" + name)
             return SimpleValue(n.output())
         if name in t.constants:
             value = t.constants[name]

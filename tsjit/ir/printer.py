@@ -20,7 +20,7 @@ from .graph import Block, Graph, Node
 def format_float_literal(x: float) -> str:
     """A float as PyTorch writes it in code and graphs: 17 significant digits, `1.` for 1.0."""
     if math.isnan(x):
-        return "nan"
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"   # the sign bit, as C++ prints
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     s = "%.17g" % x

@@ -1,8 +1,8 @@
 """Placing printed code objects into `code/` files, in the order PyTorch writes them.
 
-Types are visited depth first from the root module type in the order PythonPrint meets
-them (attribute types, then types used by methods); functions are printed after all
-types. A code object `__torch__.a.b.C` goes to `code/__torch__/a/b.py`.
+Types and functions are printed breadth first from the root, in the order PythonPrint
+meets them (attribute types, then what methods use). A code object `__torch__.a.b.C`
+goes to `code/__torch__/a/b.py`.
 """
 from __future__ import annotations
 
@@ -32,51 +32,42 @@ def print_code_files(roots: list[Any], constants: Optional[ConstantTable] = None
     """Print every code object reachable from `roots` (types or Functions) into files."""
     constants = constants or ConstantTable()
     printers: dict[str, PythonPrinter] = {}
+    queue: list[Any] = []
     seen: set[int] = set()
-    functions: list[Function] = []
 
-    def printer_for(qualified: str, deps: list) -> PythonPrinter:
+    def add(obj: Any) -> None:
+        if obj is None or id(obj) in seen:
+            return
+        if isinstance(obj, Function):
+            if obj.owner is not None:
+                return      # methods are printed with their class
+        elif not isinstance(obj, (T.ClassType, T.InterfaceType, T.EnumType, T.TupleType)) or \
+                isinstance(obj, T.TupleType) and not obj.qualified_name:
+            return
+        seen.add(id(obj))
+        queue.append(obj)
+
+    for r in roots:
+        add(r)
+    # One queue of types and functions in the order printing meets them (each printed
+    # object may add more), as PyTorch converts its class dependencies.
+    i = 0
+    while i < len(queue):
+        obj = queue[i]
+        i += 1
+        qualified = obj.qualified_name
         path = qualifier_path(qualified)
         p = printers.get(path)
         if p is None:
             p = printers[path] = PythonPrinter(constants)
-        p.on_dependency = deps.append
-        return p
-
-    def visit(obj: Any) -> None:
-        if id(obj) in seen or obj is None:
-            return
-        if isinstance(obj, Function):
-            if obj.owner is None:
-                seen.add(id(obj))
-                functions.append(obj)
-            return
-        if not isinstance(obj, (T.ClassType, T.InterfaceType, T.EnumType, T.TupleType)):
-            return
-        if isinstance(obj, T.TupleType) and not obj.qualified_name:
-            return
-        seen.add(id(obj))
         deps: list = []
-        p = printer_for(obj.qualified_name, deps)
-        if isinstance(obj, T.ClassType):
+        p.on_dependency = deps.append
+        if isinstance(obj, Function):
+            p.print_function(obj)
+        elif isinstance(obj, T.ClassType):
             p.print_class(obj)
         else:
             p.print_named_type(obj)
         for d in deps:
-            visit(d)
-
-    for r in roots:
-        if isinstance(r, Function):
-            seen.add(id(r))
-            functions.append(r)
-        else:
-            visit(r)
-    i = 0
-    while i < len(functions):
-        fn = functions[i]
-        deps: list = []
-        printer_for(fn.qualified_name, deps).print_function(fn)
-        for d in deps:
-            visit(d)
-        i += 1
+            add(d)
     return [CodeFile(path, p.w.text(), p.w.ranges) for path, p in printers.items()]

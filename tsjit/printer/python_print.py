@@ -4,8 +4,11 @@ Naming: a value prints under its debug name without the `.N` suffix, made unique
 the function by appending a per-file counter (`x`, `x0`, `x1`); unnamed values are `_0`,
 `_1`, ... numbered across the file. Inlining: a value with one use, no name and a plain
 node is printed inside the expression that uses it, provided that keeps the evaluation
-order (it is produced right before its user, ignoring constants). Constants print as
-literals; tensor constants as `CONSTANTS.cN`.
+order (it is produced right before its user, ignoring constants); an inlined expression
+that would make a line of 40 columns or more (indentation included) is bound to a
+temporary instead, with the arguments evaluated before it. Constants print as literals,
+long ones bound at the top of the function in order of first use; tensor constants as
+`CONSTANTS.cN`. These are PyTorch's rules: printing a loaded archive gives its code back.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from ..ir.schema import FunctionSchema
 from .writer import TaggedWriter
 
 INT64_MAX = 2 ** 63 - 1
+LONG_LINE = 40      # an expression this long (with its indentation) gets its own line
 RESERVED = set(keyword.kwlist) | {
     "_", "aten", "attribute", "CONSTANTS", "fork", "getattr", "inf", "nan", "infj", "nanj",
     "ops", "__torch__", "torch", "annotate", "unchecked_cast", "uninitialized", "isinstance",
@@ -28,24 +32,25 @@ RESERVED = set(keyword.kwlist) | {
 # Operators printed with Python syntax or a builtin name rather than `torch.<name>(...)`.
 BUILTIN_CASTS = {"aten::Int": "int", "aten::Float": "float", "aten::str": "str",
                  "aten::Bool": "bool", "aten::Complex": "complex"}
+BUILTIN_CALLS = {"aten::sorted": "sorted"}
+# Printed as `annotate(T, x)`: the compiler inserts them where a value converts implicitly.
+IMPLICIT_CONVERSIONS = {"aten::ScalarImplicit", "aten::FloatImplicit", "aten::IntImplicit"}
+
+
+_ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "\a": "\\a", "\b": "\\b", "\f": "\\f",
+            "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
 def quote_string(s: str) -> str:
-    """A double-quoted Python string literal."""
+    """A double-quoted Python string literal, escaped as PyTorch escapes it (both quote
+    kinds, C escapes, three-digit octal for other control characters)."""
     out = ['"']
     for ch in s:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
+        esc = _ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
         elif ord(ch) < 0x20 or ord(ch) == 0x7f:
-            out.append(f"\\x{ord(ch):02x}")
+            out.append(f"\\{ord(ch):03o}")
         else:
             out.append(ch)
     out.append('"')
@@ -81,24 +86,13 @@ class PythonPrinter:
     def gen_name(self, candidate: str) -> str:
         name = candidate
         while name in self.used or name in RESERVED or not name.isidentifier():
-            n = self.next_id.get(candidate, 0)
-            self.next_id[candidate] = n + 1
+            # The counter is the one of the name just found taken (PyTorch's rule: after
+            # `_0` come `_00`, `_01`, ...), and lives as long as the file's printer.
+            n = self.next_id.get(name, 0)
+            self.next_id[name] = n + 1
             name = f"{candidate}{n}"
         self.used.add(name)
         return name
-
-    def inherited_name(self, v: Value) -> Optional[str]:
-        """An unnamed if-result that only becomes a result of the enclosing if is printed
-        under that variable's name (so compiling the printed code names it the same)."""
-        if v.has_debug_name() or len(v.uses) != 1:
-            return None
-        use = v.uses[0]
-        block = use.user.owning_block
-        if use.user.kind != "prim::Return" or block is None or block.owning_node is None or \
-                block.owning_node.kind != "prim::If":
-            return None
-        outer = block.owning_node.outputs[use.offset]
-        return outer.debug_name_base() if outer.has_debug_name() else None
 
     def name_for(self, v: Value, candidate: Optional[str] = None) -> str:
         base = candidate or (v.debug_name_base() if v.has_debug_name() else "_")
@@ -138,11 +132,13 @@ class PythonPrinter:
                 buffers = "".join(quote_string(a.name) + ", " for a in t.attributes if a.is_buffer)
                 self.line(f"__parameters__ = [{params}]")
                 self.line(f"__buffers__ = [{buffers}]")
-            for a in t.attributes:
+            for i, a in enumerate(t.attributes):
                 ts = self.type_str(a.type)
                 if a.name.isidentifier() and not keyword.iskeyword(a.name):
                     self.line(f"{a.name} : {ts}")
                 else:
+                    if i == 0:      # PyTorch starts the dict when the first name needs it
+                        self.line("__annotations__ = []")
                     self.line(f"__annotations__[{quote_string(a.name)}] = {ts}")
             for name, value in t.constants.items():
                 ctype = _constant_annotation(value)
@@ -172,7 +168,7 @@ class PythonPrinter:
                     params = ["self"] + [f"{a.name}: {self.type_str(a.type)}"
                                          for a in schema.arguments[1:]]
                     ret = self.type_str(schema.returns[0].type)
-                    self.line(f"def {name}(" + ",\n    ".join(params) + f") -> {ret}:")
+                    self.line(f"def {name}(" + ", ".join(params) + f") -> {ret}:")
                     self.level += 1
                     self.line("pass")
                     self.level -= 1
@@ -195,6 +191,9 @@ class PythonPrinter:
         self.used: set[str] = set()
         self.names: dict[int, str] = {}
         self.inline: set[int] = set()
+        self.inline_text: dict[int, str] = {}   # value id -> its expression, once printed
+        self.split_uses: dict[int, int] = {}     # user node id -> highest input offset split
+        self.annotated: set[int] = set()         # Optional/Union variables annotated already
         schema = fn.schema
         scan_block(g.block, self.inline)
         params = []
@@ -213,19 +212,71 @@ class PythonPrinter:
         with self.w.source(_def_range(fn)):
             self.line(f"def {fn.name}(" + ",\n    ".join(params) + f") -> {self.type_str(ret)}:")
         self.level += 1
+        self.print_constants(g.block)
         self.print_block_body(g.block)
         outs = g.outputs
-        with self.w.source(outs[0].node.source_range if outs and outs[0].node.source_range else None):
+        # A returned constant is shared by every use after pooling: its range says nothing
+        # stable about this line, so the line keeps the function's.
+        returned = outs[0].node if outs else None
+        with self.w.source(returned.source_range if returned is not None and
+                           returned.kind != "prim::Constant" else None):
             self.line(f"return {self.expr(outs[0])}" if len(outs) == 1 else
                       "return (" + ", ".join(self.expr(o) for o in outs) + ")")
         self.level -= 1
 
+    def print_constants(self, b: Block) -> None:
+        """Constants first, in the order they are first used (as PyTorch prints them): long
+        ones get a line of their own; all are rendered now, so the code objects and tensor
+        constants they refer to are numbered in that order."""
+        for n in _constants_by_first_use(b):
+            text = self.literal_of(n)
+            if self.is_long_constant(n):
+                with self.w.source(n.source_range):
+                    name = self.name_for(n.output())
+                    if _is_declared_none(n):
+                        self.line(f"{name}: {self.type_str(n.output().type)} = None")
+                    else:
+                        self.line(f"{name} = {text}")
+
     def print_block_body(self, b: Block) -> None:
         for n in b.nodes:
+            if n.kind == "prim::Constant":
+                continue        # printed by print_constants
             if id(n) in self.inline:
+                with self.w.source(n.source_range):
+                    self.print_inline(n)
                 continue
             with self.w.source(n.source_range):
                 self.print_node(n)
+
+    def print_inline(self, n: Node) -> None:
+        """Build the expression of an inlined node where it is evaluated; one that makes
+        a long line (40 columns with the indentation, as PyTorch counts) is split off."""
+        v = n.output()
+        text = self.node_expr(n)
+        self.inline_text[id(v)] = text
+        if len(text) + 2 * self.level >= LONG_LINE:
+            split: list[Value] = []
+            use = v.uses[0]
+            self.scan_long_inlines(use.user, use.offset, split)
+            # Arguments evaluated before the long one are bound first too, so that
+            # splitting never changes the evaluation order.
+            for value in reversed(split):
+                with self.w.source(value.node.source_range):
+                    self.line(f"{self.name_for(value)} = {self.inline_text.pop(id(value))}")
+
+    def scan_long_inlines(self, user: Node, offset: int, out: list[Value]) -> None:
+        """Collect the inlined arguments of `user` up to `offset`, and (if `user` itself
+        is inlined) those before it in its own user, innermost last."""
+        done = self.split_uses.get(id(user))
+        for i in range(offset, (done + 1 if done is not None else 0) - 1, -1):
+            arg = user.inputs[i]
+            if id(arg) in self.inline_text:
+                out.append(arg)
+        self.split_uses[id(user)] = offset
+        if done is None and id(user) in self.inline:
+            use = user.output().uses[0]
+            self.scan_long_inlines(use.user, use.offset - 1, out)
 
     def has_statements(self, b: Block) -> bool:
         return any(id(n) not in self.inline and not _prints_nothing(n) for n in b.nodes)
@@ -239,13 +290,19 @@ class PythonPrinter:
                 lhs.append(tn)
                 rhs.append(vs)
         if lhs:
-            self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+            self.line(", ".join(lhs) + self.union_annotation(targets) + " = " + ", ".join(rhs))
+
+    def union_annotation(self, targets: list[Value]) -> str:
+        """` : T` on the first assignment of a lone Optional/Union variable (so compiling the
+        printed code gives it that type again), as PyTorch writes it."""
+        if len(targets) != 1 or not _is_union(targets[0].type) or id(targets[0]) in self.annotated:
+            return ""
+        self.annotated.add(id(targets[0]))
+        return f" : {self.type_str(targets[0].type)}"
 
     # --- nodes --------------------------------------------------------------------
     def print_node(self, n: Node) -> None:
         k = n.kind
-        if k == "prim::Constant" and not self.is_long_constant(n):
-            return
         if k == "prim::If":
             self.print_if(n)
             return
@@ -267,23 +324,21 @@ class PythonPrinter:
             self.line(", ".join(names) + ", = " + self.expr(n.input(0)))
             return
         names = [self.name_for(o) for o in n.outputs]
-        if _is_declared_none(n):
-            self.line(f"{names[0]}: {self.type_str(n.output().type)} = None")
-            return
         self.line(", ".join(names) + " = " + self.node_expr(n))
 
     def is_long_constant(self, n: Node) -> bool:
         # Long literals and function references are bound to a temporary, as PyTorch does.
-        t = n.output().type
-        if isinstance(t, T.FunctionType):
+        if _is_declared_none(n):
             return True
-        v = n.attrs.get("value")
-        return isinstance(v, str) and len(quote_string(v)) + 2 * self.level >= 40 or \
-            _is_declared_none(n)
+        if isinstance(n.output().type, T.FunctionType):
+            text = n.attrs["name"]
+        else:
+            text = self.literal(n.attrs["value"]) if "value" in n.attrs else "None"
+        return len(text) + 2 * self.level >= LONG_LINE
 
     def print_if(self, n: Node) -> None:
         for o in n.outputs:
-            self.name_for(o, self.inherited_name(o))
+            self.name_for(o)
         self.line(f"if {self.expr(n.input(0))}:")
         for i, b in enumerate(n.blocks):
             if i == 1:
@@ -305,7 +360,13 @@ class PythonPrinter:
         # Loop-carried values start under the name they keep in the body and after the loop.
         for o, init in zip(n.outputs, n.inputs[2:]):
             if self.names[id(o)] != self.expr(init):
-                self.line(f"{self.names[id(o)]} = {self.expr(init)}")
+                # Annotated where the type would not follow from the initial value.
+                if _is_union(o.type) and id(o) not in self.annotated or \
+                        not _is_union(o.type) and o.type != init.type:
+                    self.annotated.add(id(o))
+                    self.line(f"{self.names[id(o)]}: {self.type_str(o.type)} = {self.expr(init)}")
+                else:
+                    self.line(f"{self.names[id(o)]} = {self.expr(init)}")
         is_while = _constant(max_trip) == INT64_MAX
         if is_while:
             cond_name = self.gen_name("_")
@@ -334,6 +395,7 @@ class PythonPrinter:
                 lhs.append(self.names[id(o)])
                 rhs.append(self.expr(v))
         if lhs:
+            # (never annotated: the variables were declared before the loop)
             self.line(", ".join(lhs) + " = " + ", ".join(rhs))
         elif not self.has_statements(body):
             self.line("pass")
@@ -382,7 +444,8 @@ class PythonPrinter:
         if n.kind == "prim::Constant":
             return self.literal_of(n)
         if id(n) in self.inline:
-            return self.node_expr(n)
+            text = self.inline_text.get(id(v))
+            return text if text is not None else self.node_expr(n)
         raise AssertionError(f"value {v} printed before it has a name")
 
     def literal_of(self, n: Node) -> str:
@@ -441,8 +504,11 @@ class PythonPrinter:
         if k == "prim::CallFunction":
             return f"{self.expr(ins[0])}(" + "".join(self.expr(v) + ", " for v in ins[1:]) + ")"
         if k == "prim::ListConstruct":
+            t = n.output().type
             if not ins:
-                return f"annotate({self.type_str(n.output().type)}, [])"
+                return f"annotate({self.type_str(t)}, [])"
+            if isinstance(t, T.ListType) and not _inferable_from_members(t.elem):
+                return f"annotate({self.type_str(t)}, [{self.args(ins)}])"
             return "[" + self.args(ins) + "]"
         if k == "prim::TupleConstruct":
             t = n.output().type
@@ -451,12 +517,21 @@ class PythonPrinter:
                 return f"{t.qualified_name}({self.args(ins)})"
             return "(" + self.args(ins) + ("," if len(ins) == 1 else "") + ")"
         if k == "prim::DictConstruct":
-            if not ins:
-                return f"annotate({self.type_str(n.output().type)}, {{}})"
+            t = n.output().type
             pairs = [f"{self.expr(ins[i])}: {self.expr(ins[i + 1])}" for i in range(0, len(ins), 2)]
-            return "{" + ", ".join(pairs) + "}"
-        if k in ("prim::TupleIndex", "aten::__getitem__"):
-            return f"{self.expr(ins[0])}[{self.expr(ins[1])}]"
+            text = "{" + ", ".join(pairs) + "}"
+            if not ins or isinstance(t, T.DictType) and not (
+                    _inferable_from_members(t.key) and _inferable_from_members(t.value)):
+                return f"annotate({self.type_str(t)}, {text})"
+            return text
+        if k == "prim::TupleIndex":
+            return f"({self.expr(ins[0])})[{self.expr(ins[1])}]"
+        if k == "aten::__getitem__":
+            # A name is indexed as is; any other expression in parentheses.
+            container = self.expr(ins[0])
+            if not container.isidentifier():
+                container = f"({container})"
+            return f"{container}[{self.expr(ins[1])}]"
         if k == "prim::unchecked_cast":
             return f"unchecked_cast({self.type_str(n.output().type)}, {self.expr(ins[0])})"
         if k == "prim::Uninitialized":
@@ -478,9 +553,15 @@ class PythonPrinter:
         if k == "prim::Print":
             return f"print({self.args(ins)})"
         if k == "prim::RaiseException":
-            return f"ops.prim.RaiseException({self.args(ins)})"
+            # The exception class argument is left out when it is None (its default).
+            shown = ins[:1] if len(ins) == 2 and _constant(ins[1]) is None else ins
+            return f"ops.prim.RaiseException({self.args(shown)})"
+        if k in IMPLICIT_CONVERSIONS:
+            return f"annotate({self.type_str(n.output().type)}, {self.expr(ins[0])})"
         if k in BUILTIN_CASTS and len(ins) == 1:
             return f"{BUILTIN_CASTS[k]}({self.expr(ins[0])})"
+        if k in BUILTIN_CALLS:
+            return f"{BUILTIN_CALLS[k]}({self.args(ins)})"
         return self.op_call(n)
 
     def op_call(self, n: Node) -> str:
@@ -514,15 +595,45 @@ def _constant(v: Value) -> Any:
 
 def _constant_equals(v: Value, default: Any) -> bool:
     c = _constant(v)
-    if c is ...:
-        return False
-    if isinstance(c, bool) or isinstance(default, bool):
-        return type(c) is type(default) and c == default
-    if isinstance(c, (list, tuple)) and isinstance(default, (list, tuple)):
-        return list(c) == list(default)
-    return c == default and type(c) is type(default) or \
-        (isinstance(c, (int, float)) and isinstance(default, (int, float)) and c == default
-         and not isinstance(c, bool))
+    return c is not ... and _same_constant(c, default)
+
+
+def _same_constant(a: Any, b: Any) -> bool:
+    """Equality as PyTorch compares constants with defaults: an int never equals a float
+    or a bool (so `softplus(x, 1., 20.)` keeps its float arguments)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_constant(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _constants_by_first_use(b: Block) -> list[Node]:
+    """The constant nodes `b` uses, in the order their first uses are met."""
+    out: dict[int, Node] = {}
+
+    def visit_node(n: Node) -> None:
+        for v in n.inputs:
+            if v.node.kind == "prim::Constant":
+                out.setdefault(id(v.node), v.node)
+        for sub in n.blocks:
+            visit_block(sub)
+
+    def visit_block(blk: Block) -> None:
+        for n in blk.nodes:
+            visit_node(n)
+        visit_node(blk.return_node)
+
+    visit_block(b)
+    return list(out.values())
+
+
+def _inferable_from_members(t: T.Type) -> bool:
+    """Whether a list/dict element type follows from the elements (else it is annotated)."""
+    return not isinstance(t, (T.OptionalType, T.UnionType, T.InterfaceType)) and \
+        t not in (T.NumberType, T.AnyType)
+
+
+def _is_union(t: T.Type) -> bool:
+    return isinstance(t, (T.OptionalType, T.UnionType))
 
 
 def _is_declared_none(n: Node) -> bool:

@@ -89,6 +89,7 @@ class _DataPickler:
         self.storages = storages
         self.objects: dict[int, P.Object] = {}
         self.tensors: dict[int, P.Reduce] = {}
+        self.class_types: dict[int, T.ClassType] = {}   # in the order pickling meets them
 
     def value(self, v: Any, t: T.Type) -> Any:
         if v is None or isinstance(v, (bool, int, float, str)):
@@ -127,6 +128,7 @@ class _DataPickler:
         if found is not None:
             return found
         t = o.type
+        self.class_types.setdefault(id(t), t)
         module, name = t.qualified_name.rsplit(".", 1)
         po = P.Object(P.Global(module, name))
         self.objects[id(o)] = po
@@ -175,9 +177,11 @@ def archive_top(path: Any) -> str:
 def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None) -> list[tuple[str, bytes, bool]]:
     """The (name, bytes, compress) records of the archive for module object `root`."""
     storages = _Storages("data")
-    data = pickle_value(_DataPickler(storages).object(root))
+    pickler = _DataPickler(storages)
+    data = pickle_value(pickler.object(root))
     constants = ConstantTable()
-    files = print_code_files([root.type], constants)
+    # As PyTorch: the classes of the pickled objects first, then what their code uses.
+    files = print_code_files(list(pickler.class_types.values()), constants)
     records: list[tuple[str, bytes, bool]] = [
         (f"extra/{name}", content, False) for name, content in (extra_files or {}).items()]
     records.extend((n, b, False) for n, b in storages.records)

@@ -2,6 +2,7 @@
 the top of the graph."""
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from ..graph import Graph, Node
@@ -13,11 +14,17 @@ def _key(n: Node) -> Any:
     if "name" in n.attrs:
         return ("fn", n.attrs["name"], t)
     if isinstance(v, (bool, int, float, str, complex)) or v is None:
-        # bool/int/float must not merge (True == 1 == 1.0); -0.0 and 0.0 must not either.
-        return (type(v), repr(v), t)
+        # bool/int/float must not merge (True == 1 == 1.0); -0.0 and 0.0 must not either,
+        # nor nan and -nan (their reprs are equal, their bits are not).
+        return (type(v), _exact(v), t)
     if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float, str)) for x in v):
-        return (type(v), repr(v), t)
+        return (type(v), tuple(_exact(x) for x in v), t)
     return ("id", id(v), t)
+
+
+def _exact(v: Any) -> Any:
+    """A key that tells apart values that compare or print equal but differ."""
+    return (type(v), struct.pack("<d", v)) if isinstance(v, float) else (type(v), repr(v))
 
 
 def run(graph: Graph) -> bool:

@@ -72,8 +72,6 @@ def _simplify_if(n: Node) -> bool:
             replacement = tv if not _inside(tv, n) else None
         elif _same_constant(tv, fv) and not _inside(tv, n):
             replacement = tv
-        elif _constant(tv) is True and _constant(fv) is False:
-            replacement = n.input(0)    # `x = True if c else False` is c
         if replacement is not None and replacement.type == out.type:
             out.replace_all_uses_with(replacement)
             changed = True
