@@ -11,6 +11,13 @@ def script(obj: Any) -> Any:
     return _script(obj)
 
 
+def freeze(mod: Any, preserved_attrs: Any = None, optimize_numerics: bool = True) -> Any:
+    """A copy of a scripted module with its parameters and attributes as code constants,
+    submodule calls inlined, and only forward and the preserved methods/attributes left."""
+    from .freezing import freeze as _freeze
+    return _freeze(mod, preserved_attrs, optimize_numerics)
+
+
 def compilation_unit() -> Any:
     """The process-wide CompilationUnit scripted code lives in."""
     from .scripting import compilation_unit as _cu
@@ -96,6 +103,6 @@ def annotate(the_type: Any, the_value: Any) -> Any:
 
 
 __all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
-           "compilation_unit", "reset_compilation_unit", "script", "export", "ignore", "unused",
-           "interface",
+           "compilation_unit", "reset_compilation_unit", "script", "freeze", "export", "ignore",
+           "unused", "interface",
            "save", "load", "annotate"]
