@@ -57,10 +57,12 @@ def test_function_bodies_stay_unparsed() -> None:
             "  k : Final[Tuple[int, int]] = (1, -2)\n"
             "  def forward(self: __torch__.M,\n    x: Tensor) -> Tensor:\n"
             "    return torch.add(x, self.w)  # a comment (\n"
-            "def helper(x: int) -> int:\n  return x\n")
+            "def helper(x: int) -> int:\n  return x\n"
+            "class Empty:\n  pass\n")
     m = outline(text)
     assert m is not None
-    cls, helper = m.body
+    cls, helper, empty = m.body
+    assert isinstance(empty.body[0], A.Pass)
     assert isinstance(cls.body[-1], DefSpan) and cls.body[-1].name == "forward"
     assert isinstance(helper, DefSpan) and helper.name == "helper"
     assert _dump(_materialized(m)) == _dump(parse(text))

@@ -16,6 +16,7 @@ parses the whole file with the full parser, so behaviour and errors stay `parse`
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -158,42 +159,17 @@ class _Parser:
     def __init__(self, src: Source, pos: int, end: int) -> None:
         self.src = src
         # Parallel token lists, with an end marker ("") so that look-ahead needs no checks.
-        self.texts: list[str] = []
-        self.kinds: list[int] = []      # 1 names, 2 numbers, 3 strings, 4 punctuation
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        at = pos
-        # findall, not a match per token: positions follow from the lengths (tokens are
-        # contiguous when the pieces add up to the whole line).
-        for spaces, name, number, string, punct in _TOKEN.findall(src.text, pos, end):
-            at += len(spaces)
-            self.starts.append(at)
-            if name:
-                text, kind = name, 1
-            elif number:
-                text, kind = number, 2
-            elif string:
-                text, kind = string, 3
-            else:
-                text, kind = punct, 4
-            self.texts.append(text)
-            self.kinds.append(kind)
-            at += len(text)
-            self.ends.append(at)
-        if at != end:
+        tokens = _tokenize(src.text[pos:end])
+        if tokens is None:
             raise _Unsupported()        # a character no declaration token starts with
-        self.texts.append("")
-        self.kinds.append(0)
+        self.texts, self.kinds, starts, ends = tokens
+        self.starts = [pos + a for a in starts]
+        self.ends = [pos + b for b in ends]
         self.i = 0
-
-    def take(self, text: str) -> None:
-        if self.texts[self.i] != text:
-            raise _Unsupported()
-        self.i += 1
 
     def statement(self) -> A.Stmt:
         src, start = self.src, self.starts[0]
-        if self.texts == ["pass", ""]:
+        if self.texts == ("pass", ""):
             return A.Pass(SourceRange(src, start, self.ends[0]))
         target = self.expr()
         sep = self.texts[self.i]
@@ -285,6 +261,29 @@ class _Parser:
         if not items:
             raise _Unsupported()
         return A.TupleLit(SourceRange(self.src, items[0].range.start, items[-1].range.end), items)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokenize(line: str) -> Optional[tuple[tuple, tuple, tuple, tuple]]:
+    """(texts + end marker "", kinds + 0, starts, ends) of a declaration line's tokens, kinds
+    being 1 names, 2 numbers, 3 strings, 4 punctuation; None if a character starts none.
+    Cached: archives repeat the same declarations (`training : bool`) in every class."""
+    texts, kinds, starts, ends = [], [], [], []
+    at = 0
+    # findall, not a match per token: positions follow from the lengths (tokens are
+    # contiguous when the pieces add up to the whole line).
+    for spaces, name, number, string, punct in _TOKEN.findall(line):
+        at += len(spaces)
+        starts.append(at)
+        text, kind = (name, 1) if name else (number, 2) if number else \
+            (string, 3) if string else (punct, 4)
+        texts.append(text)
+        kinds.append(kind)
+        at += len(text)
+        ends.append(at)
+    if at != len(line):
+        return None
+    return tuple(texts) + ("",), tuple(kinds) + (0,), tuple(starts), tuple(ends)
 
 
 def _number(text: str) -> object:
