@@ -142,13 +142,12 @@ def _executor(executor: Optional[str]) -> Iterator[None]:
     if executor is None:
         yield
         return
-    get = getattr(tsjit.jit, "get_executor", None)
-    previous = get() if get is not None else "auto"
+    mode, threshold = tsjit.jit.get_executor()
     tsjit.jit.set_executor(executor)
     try:
         yield
     finally:
-        tsjit.jit.set_executor(previous)
+        tsjit.jit.set_executor(mode, threshold)
 
 
 def run_program(source: str, args: tuple, executor: Optional[str] = None,
