@@ -34,7 +34,8 @@ difference is a tsjit bug:
 - dead code: TorchScript removes pure operations whose results are unused, so a failing
   `l[9]` whose value is dead raises in Python only. Every assignment therefore reads its
   target (`v = max(v, e)`, `v += e`) and the function returns every variable, so every
-  computed value is live;
+  computed value is live; and the operands of and/or, conditional expressions and
+  chained comparisons never raise (`x and False` folds without `x`);
 - mutation while iterating (Python sees appended elements, TorchScript's trip count is
   fixed): a list or dict is never mutated inside a loop over it, and list/dict
   assignments always bind a fresh value (no aliases);
@@ -244,6 +245,7 @@ class _Builder:
         self.returns = ""                      # the return statement of the function
         self.none_tests = True                 # may conditions test `o is None`?
         self.jumps = True                      # may blocks return/break/continue/raise?
+        self.raising = True                    # may expressions raise (IndexError, ...)?
 
     # -- small helpers
     def fresh(self, prefix: str) -> str:
@@ -295,7 +297,7 @@ class _Builder:
             return self.leaf(INT, lits)
         d = depth - 1
         kind = self.draw(st.integers(0, 17))
-        if kind == 0:
+        if kind == 0 or not self.raising and kind in (3, 7, 8, 11, 13, 14, 17):
             return self.leaf(INT, lits)
         if kind == 1:
             a, b = self.int_expr(d), self.int_expr(d)
@@ -329,7 +331,8 @@ class _Builder:
             default = self.int_expr(d)
             return E(f"{dct.text}.get({k}, {default.text})", max(INT_VAR, default.bound))
         if kind == 9:
-            a, b, c = self.int_expr(d), self.int_expr(d), self.bool_expr(d)
+            with self.pure():
+                a, b, c = self.int_expr(d), self.int_expr(d), self.bool_expr(d)
             return E(f"({a.text} if {c.text} else {b.text})", max(a.bound, b.bound))
         if kind == 10:
             s, sub = self.str_expr(d), self.str_expr(d)
@@ -399,7 +402,8 @@ class _Builder:
             a, b = self.float_expr(d), self.float_expr(d)
             return E(f"{self.pick(['max', 'min'])}({a.text}, {b.text})", max(a.bound, b.bound))
         if kind == 7:
-            a, b, c = self.float_expr(d), self.float_expr(d), self.bool_expr(d)
+            with self.pure():
+                a, b, c = self.float_expr(d), self.float_expr(d), self.bool_expr(d)
             return E(f"({a.text} if {c.text} else {b.text})", max(a.bound, b.bound))
         if kind == 8:
             a = self.int_expr(d)
@@ -422,10 +426,12 @@ class _Builder:
             a, b = self.expr(t, d), self.expr(t, d)
             return E(f"({a.text} {self.pick(cmp)} {b.text})")
         if kind == 2:
-            a, b, c = self.int_expr(d), self.int_expr(d), self.int_expr(d)
+            with self.pure():
+                a, b, c = self.int_expr(d), self.int_expr(d), self.int_expr(d)
             return E(f"({a.text} {self.pick(cmp)} {b.text} {self.pick(cmp)} {c.text})")
         if kind == 3:
-            a, b = self.bool_expr(d), self.bool_expr(d)
+            with self.pure():
+                a, b = self.bool_expr(d), self.bool_expr(d)
             return E(f"({a.text} {self.pick(['and', 'or'])} {b.text})")
         if kind == 4:
             return E(f"(not {self.bool_expr(d).text})")
@@ -450,7 +456,8 @@ class _Builder:
                 return E(f"({self.pick(opt)[0]} {self.pick(['is', 'is not'])} None)")
             return self.leaf(BOOL, lits)
         if kind == 9:
-            a, b, c = self.bool_expr(d), self.bool_expr(d), self.bool_expr(d)
+            with self.pure():
+                a, b, c = self.bool_expr(d), self.bool_expr(d), self.bool_expr(d)
             return E(f"({a.text} if {c.text} else {b.text})")
         if kind == 10:
             return E(f"bool({self.int_expr(d).text})")
@@ -463,7 +470,7 @@ class _Builder:
             return self.leaf(STR, lits)
         d = depth - 1
         kind = self.draw(st.integers(0, 10))
-        if kind == 0:
+        if kind == 0 or not self.raising and kind in (5, 10):
             return self.leaf(STR, lits)
         if kind == 1:
             a, b = self.str_expr(d), self.str_expr(d)
@@ -492,7 +499,8 @@ class _Builder:
             a, i = self.str_expr(0), self.int_expr(0)   # leaves: f-strings do not nest
             return E(f"f\"{{{a.text}}}-{{{_clamp_int(i)}}}\"", a.bound + 9)
         if kind == 9:
-            a, b, c = self.str_expr(d), self.str_expr(d), self.bool_expr(d)
+            with self.pure():
+                a, b, c = self.str_expr(d), self.str_expr(d), self.bool_expr(d)
             return E(f"({a.text} if {c.text} else {b.text})", max(a.bound, b.bound))
         ls = self.expr(LSTR, d)
         return E(f"{ls.text}[{self.index(ls, d)}]", LEN_VAR)
@@ -615,6 +623,18 @@ class _Builder:
             self.none_tests = saved
 
     @contextlib.contextmanager
+    def pure(self) -> Iterator[None]:
+        """Expressions that cannot raise: the operands of and/or, conditional expressions
+        and chained comparisons. TorchScript folds `x and False`, `x or True` and
+        `a if x else a` without evaluating `x` (its pure operations are dead code, as in
+        PyTorch), where Python evaluates `x` and may raise."""
+        saved, self.raising = self.raising, False
+        try:
+            yield
+        finally:
+            self.raising = saved
+
+    @contextlib.contextmanager
     def no_jumps(self) -> Iterator[None]:
         """Statements that cannot leave the block (see `condition`)."""
         saved, self.jumps = self.jumps, False
@@ -663,7 +683,18 @@ class _Builder:
             return [f"{indent}assert {c}, \"generated\""]
         if kind == 10:
             return self.optional_if(indent, depth)
-        return self.update(indent)
+        return self.swap(indent) if self.chance(30) else self.update(indent)
+
+    def swap(self, indent: str) -> List[str]:
+        """`a, b = b, a` (tuple packing and unpacking)."""
+        by_type: Dict[str, List[str]] = {}
+        for v, t in self.scope.vars.items():
+            by_type.setdefault(t, []).append(v)
+        pairs = [vs for vs in by_type.values() if len(vs) > 1]
+        if not pairs:
+            return self.update(indent)
+        a, b = self.pick(pairs)[:2]
+        return [f"{indent}{a}, {b} = {b}, {a}"]
 
     def if_stmt(self, indent: str, depth: int) -> List[str]:
         """if / elif / else."""
@@ -726,6 +757,8 @@ class _Builder:
             d = self.expr(DICT, 1)
             v = self.fresh("v")
             header, targets = f"{x}, {v} in {d.text}.items()", [(x, STR, 2), (v, INT, INT_VAR)]
+            if self.chance(40):   # keys only
+                header, targets = f"{x} in {d.text}{self.pick(['', '.keys()'])}", [(x, STR, 2)]
             frozen = (d.text,)
         with contextlib.ExitStack() as stack:
             stack.enter_context(self.loop_scope(frozen))
