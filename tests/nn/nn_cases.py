@@ -181,6 +181,19 @@ POOL = [
     Case("AdaptiveMaxPool3d-indices",
          lambda nn: nn.AdaptiveMaxPool3d((2, 4, 3), return_indices=True), x(2, 3, 5, 6, 7)),
     Case("MaxPool1d-indices", lambda nn: nn.MaxPool1d(3, 2, return_indices=True), x(2, 3, 9)),
+    Case("FractionalMaxPool2d-ratio",
+         lambda nn: nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.7), _random_samples=_tensor(
+             nn, np.random.default_rng(3).random((2, 3, 2), dtype=np.float32))), x(2, 3, 10, 9)),
+    Case("FractionalMaxPool2d-indices",
+         lambda nn: nn.FractionalMaxPool2d((2, 3), output_size=4, return_indices=True,
+                                           _random_samples=_tensor(nn, np.random.default_rng(
+                                               4).random((1, 2, 2), dtype=np.float32))),
+         x(2, 7, 8)),
+    Case("FractionalMaxPool3d-indices",
+         lambda nn: nn.FractionalMaxPool3d(2, output_size=(3, 4, 2), return_indices=True,
+                                           _random_samples=_tensor(nn, np.random.default_rng(
+                                               5).random((2, 2, 3), dtype=np.float32))),
+         x(2, 2, 5, 6, 4)),
 ]
 
 RESAMPLE = [

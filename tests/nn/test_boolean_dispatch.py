@@ -47,3 +47,21 @@ def test_flag_must_be_a_constant():
         tsjit.script(NotConstant())
     assert "'return_indices' must be a constant bool" in str(err.value)
     assert "^" in str(err.value)   # points at the source
+
+
+class _Fractional(tsjit.nn.Module):
+    def forward(self, x: Tensor, samples: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+        plain = F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=samples)
+        values, indices = F.fractional_max_pool2d(x, 2, [3, 3], None, True, samples)
+        return plain, values, indices
+
+
+def test_fractional_pool_dispatch_and_indices():
+    x, samples = tsjit.randn(2, 3, 7, 8), tsjit.rand(2, 3, 2)
+    plain, values, indices = tsjit.script(_Fractional())(x, samples)
+    np.testing.assert_array_equal(plain.numpy(), values.numpy())
+    # each index points at its maximum in the flattened (h * W + w) plane
+    flat = x.numpy().reshape(2, 3, -1)
+    picked = np.take_along_axis(flat, indices.numpy().reshape(2, 3, -1), axis=2)
+    np.testing.assert_array_equal(picked.reshape(values.shape), values.numpy())
+    assert values.shape == (2, 3, 3, 3)

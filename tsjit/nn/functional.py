@@ -566,7 +566,9 @@ __all__ = [
     "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "max_pool3d_with_indices", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "interpolate",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices", "interpolate",
     "upsample", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "binary_cross_entropy_with_logits", "multi_head_attention_forward",
     # operators (resolved lazily)
@@ -586,10 +588,14 @@ from ._functional_attention import (  # noqa: E402
 from ._functional_resample import interpolate, upsample  # noqa: E402
 from ._functional_loss import (_reduction_enum, binary_cross_entropy_with_logits,  # noqa: E402
                                cross_entropy, l1_loss, mse_loss, nll_loss)
+from ._functional_fractional import (  # noqa: E402
+    _fractional_max_pool2d, _fractional_max_pool3d, fractional_max_pool2d,
+    fractional_max_pool2d_with_indices, fractional_max_pool3d, fractional_max_pool3d_with_indices)
 
 for _f in (_canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check,
            _none_or_dtype, multi_head_attention_forward, _reduction_enum,
            binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse_loss, nll_loss,
-           interpolate, upsample):
+           interpolate, upsample, _fractional_max_pool2d, _fractional_max_pool3d,
+           fractional_max_pool2d_with_indices, fractional_max_pool3d_with_indices):
     _f.__module__ = __name__
 del _f

@@ -6,7 +6,7 @@ from typing import Any, Optional
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
-from .utils import _single
+from .utils import _pair, _single, _triple
 
 
 class _MaxPoolNd(Module):
@@ -180,6 +180,58 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
 
+class _FractionalMaxPoolNd(Module):
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+
+    def __init__(self, nd: int, kernel_size: Any, output_size: Any = None,
+                 output_ratio: Any = None, return_indices: bool = False,
+                 _random_samples: Optional[Tensor] = None) -> None:
+        super().__init__()
+        ntuple = _pair if nd == 2 else _triple
+        self.kernel_size = ntuple(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = ntuple(output_size) if output_size is not None else None
+        self.output_ratio = ntuple(output_ratio) if output_ratio is not None else None
+        name = f"FractionalMaxPool{nd}d"
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling "
+                             "ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """2-D max pooling over windows at pseudo-random offsets (fractional output ratios)."""
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> None:
+        super().__init__(2, kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples)
+
+    def forward(self, input: Tensor):  # -> Tensor, or (Tensor, Tensor) with return_indices
+        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size,
+                                       self.output_ratio, self.return_indices,
+                                       _random_samples=self._random_samples)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """3-D max pooling over windows at pseudo-random offsets (fractional output ratios)."""
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Optional[Tensor] = None) -> None:
+        super().__init__(3, kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples)
+
+    def forward(self, input: Tensor):  # -> Tensor, or (Tensor, Tensor) with return_indices
+        return F.fractional_max_pool3d(input, self.kernel_size, self.output_size,
+                                       self.output_ratio, self.return_indices,
+                                       _random_samples=self._random_samples)
+
+
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "FractionalMaxPool2d",
+           "FractionalMaxPool3d"]
