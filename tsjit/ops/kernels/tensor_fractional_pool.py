@@ -37,7 +37,8 @@ def _fractional(x: Tensor, kernel_size: Any, output_size: Any, samples: Tensor,
     k, out = tup(kernel_size, nd), tup(output_size, nd)
     sizes = a.shape[2:]
     for d in range(nd):
-        if out[d] + k[d] - 1 > sizes[d]:
+        # PyTorch's 3-d check is strict (a window may not end at the last element)
+        if out[d] + k[d] - 1 > sizes[d] - (nd == 3):
             raise RuntimeError(f"{name}(): pool size {k[d]} too large relative to input size "
                                f"{sizes[d]} and output size {out[d]}")
     r = samples._a
