@@ -9,7 +9,7 @@ Kernels are bound here, once per node.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..ir import Block, Function, Graph, Node, Value
 from ..ir import types as T
@@ -76,7 +76,8 @@ class _Builder:
         if len(pairs) == 1:
             self.emit((MOVE, pairs[0][0], pairs[0][1]), rng)
         elif pairs:
-            self.emit((MOVES, tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)), rng)
+            srcs = tuple(p[0] for p in pairs)
+            self.emit((MOVES, srcs, tuple(p[1] for p in pairs), gather(srcs)), rng)
 
     # --- nodes --------------------------------------------------------------------
     def block(self, b: Block) -> None:
@@ -112,11 +113,11 @@ class _Builder:
         elif k == "prim::CallMethod":
             t = n.input(0).type
             if isinstance(t, T.ClassType) and n.callee is not None:
-                self.emit((CALL, n.callee, ins, outs[0]), rng)
+                self.emit((CALL, n.callee, ins, outs[0], gather(ins)), rng)
             else:
-                self.emit((CALLI, n.attrs["name"], ins, outs[0]), rng)
+                self.emit((CALLI, n.attrs["name"], ins, outs[0], gather(ins)), rng)
         elif k == "prim::CallFunction":
-            self.emit((CALL, n.callee, ins[1:], outs[0]), rng)
+            self.emit((CALL, n.callee, ins[1:], outs[0], gather(ins[1:])), rng)
         elif k == "prim::RaiseException":
             self.emit((RAISE, ins[0], ins[1]), rng)
         elif k == "prim::unchecked_cast":
@@ -131,7 +132,7 @@ class _Builder:
             self.emit((inline, ins[0], ins[1], outs[0], kernel), rng)
             return
         if n.kind in ("prim::TupleUnpack", "prim::ListUnpack"):
-            self.emit((OPN, kernel, ins, outs), rng)   # unpacks even a 1-tuple
+            self.emit((OPN, kernel, ins, outs, gather(ins)), rng)   # unpacks even a 1-tuple
             return
         if len(outs) == 1:
             if len(ins) == 1:
@@ -141,11 +142,11 @@ class _Builder:
             elif len(ins) == 3:
                 self.emit((OP3, kernel, ins[0], ins[1], ins[2], outs[0]), rng)
             else:
-                self.emit((OP, kernel, ins, outs[0]), rng)
+                self.emit((OP, kernel, ins, outs[0], gather(ins)), rng)
         elif not outs:
-            self.emit((OPV, kernel, ins), rng)
+            self.emit((OPV, kernel, ins, gather(ins)), rng)
         else:
-            self.emit((OPN, kernel, ins, outs), rng)
+            self.emit((OPN, kernel, ins, outs, gather(ins)), rng)
 
     def slot(self, n: Node) -> int:
         t = n.input(0).type
@@ -207,12 +208,23 @@ class _Builder:
         # The back edge moves the body's results into place, counts the trip and tests
         # the loop condition itself, jumping straight into the body again.
         pairs = [(self.reg(s), d) for s, d in zip(body.outputs, [cond] + carried) if self.reg(s) != d]
-        self.emit((BACK, tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), trip,
-                   self.reg(max_trip), cond, top + 1), rng)
+        srcs = tuple(p[0] for p in pairs)
+        self.emit((BACK, srcs, tuple(p[1] for p in pairs), trip,
+                   self.reg(max_trip), cond, top + 1, gather(srcs)), rng)
         self.patch(top, (LOOP, trip, self.reg(max_trip), cond, self.here()))
         outs = [self.reg(v) for v in n.outputs]
         for c, o in zip(carried, outs):
             self.emit((MOVE, c, o), rng)
+
+
+def gather(regs: tuple) -> Callable[[list], tuple]:
+    """A C-level reader of registers `regs` as a tuple (no comprehension frame per use)."""
+    if len(regs) >= 2:
+        return operator.itemgetter(*regs)
+    if len(regs) == 1:
+        (i,) = regs
+        return lambda r: (r[i],)
+    return lambda r: ()
 
 
 def node_kernel(n: Node) -> Any:

@@ -35,6 +35,10 @@ is what the per-node budget allows in Python.
 | BACK     | srcs, dsts, trip, max, cond, body | loop back edge: r[dsts] = r[srcs]; r[trip] += 1;    |
 |          |                              | if r[trip] < r[max] and r[cond]: pc = body, else go on   |
 
+Instructions that read several registers at once (OP, OPN, OPV, MOVES, CALL, CALLI, BACK)
+carry a trailing `gather` operand: an `operator.itemgetter` over those registers, which
+reads them in C (a list comprehension costs a frame per use in Python 3.11).
+
 The fused forms are what the builder emits for the common shapes (a comparison that only
 feeds an `if`; the end of a loop body), to save dispatches in the hottest paths. IADD,
 ISUB and IMUL compute int64 arithmetic in the loop itself (no kernel call); they give
@@ -58,22 +62,22 @@ OPCODES: dict[int, OpcodeInfo] = {
     OP1: OpcodeInfo("OP1", ("kernel", "a", "out"), "one-input operator"),
     OP2: OpcodeInfo("OP2", ("kernel", "a", "b", "out"), "two-input operator"),
     OP3: OpcodeInfo("OP3", ("kernel", "a", "b", "c", "out"), "three-input operator"),
-    OP: OpcodeInfo("OP", ("kernel", "ins", "out"), "operator with any inputs"),
-    OPN: OpcodeInfo("OPN", ("kernel", "ins", "outs"), "operator with several outputs"),
-    OPV: OpcodeInfo("OPV", ("kernel", "ins"), "operator without outputs"),
+    OP: OpcodeInfo("OP", ("kernel", "ins", "out", "gather"), "operator with any inputs"),
+    OPN: OpcodeInfo("OPN", ("kernel", "ins", "outs", "gather"), "operator with several outputs"),
+    OPV: OpcodeInfo("OPV", ("kernel", "ins", "gather"), "operator without outputs"),
     MOVE: OpcodeInfo("MOVE", ("src", "dst"), "copy a register"),
-    MOVES: OpcodeInfo("MOVES", ("srcs", "dsts"), "parallel copy of registers"),
+    MOVES: OpcodeInfo("MOVES", ("srcs", "dsts", "gather"), "parallel copy of registers"),
     JUMP: OpcodeInfo("JUMP", ("target",), "jump"),
     JF: OpcodeInfo("JF", ("cond", "target"), "jump if false"),
     LOOP: OpcodeInfo("LOOP", ("trip", "max", "cond", "target"), "loop test, exit to target"),
     GETATTR: OpcodeInfo("GETATTR", ("slot", "obj", "out"), "read an object slot"),
     SETATTR: OpcodeInfo("SETATTR", ("slot", "obj", "val"), "write an object slot"),
-    CALL: OpcodeInfo("CALL", ("function", "ins", "outs"), "call a function or method"),
-    CALLI: OpcodeInfo("CALLI", ("name", "ins", "outs"), "call a method found at run time"),
+    CALL: OpcodeInfo("CALL", ("function", "ins", "outs", "gather"), "call a function or method"),
+    CALLI: OpcodeInfo("CALLI", ("name", "ins", "outs", "gather"), "call a method found at run time"),
     RAISE: OpcodeInfo("RAISE", ("msg", "cls"), "raise an exception from the program"),
     RET: OpcodeInfo("RET", ("outs",), "return"),
     OP2JF: OpcodeInfo("OP2JF", ("kernel", "a", "b", "target"), "two-input test, jump if false"),
-    BACK: OpcodeInfo("BACK", ("srcs", "dsts", "trip", "max", "cond", "body"), "loop back edge"),
+    BACK: OpcodeInfo("BACK", ("srcs", "dsts", "trip", "max", "cond", "body", "gather"), "loop back edge"),
     IADD: OpcodeInfo("IADD", ("a", "b", "out"), "int64 addition"),
     ISUB: OpcodeInfo("ISUB", ("a", "b", "out"), "int64 subtraction"),
     IMUL: OpcodeInfo("IMUL", ("a", "b", "out"), "int64 multiplication"),
@@ -89,6 +93,8 @@ def disassemble(code: list[tuple]) -> str:
         info = OPCODES[ins[0]]
         parts = []
         for name, val in zip(info.operands, ins[1:]):
+            if name == "gather":
+                continue
             if name == "kernel":
                 val = getattr(val, "__qualname__", repr(val))
             elif name == "function":

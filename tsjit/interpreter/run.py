@@ -55,8 +55,7 @@ def run(code: Code, args: list) -> Any:
                 if len(srcs) == 1:
                     r[ins[2][0]] = r[srcs[0]]
                 else:
-                    vals = [r[i] for i in srcs]
-                    for d, v in zip(ins[2], vals):
+                    for d, v in zip(ins[2], ins[7](r)):
                         r[d] = v
                 t = r[ins[3]] + 1
                 r[ins[3]] = t
@@ -96,18 +95,17 @@ def run(code: Code, args: list) -> Any:
                 if not r[ins[1]]:
                     pc = ins[2]
             elif op == _MOVES:
-                vals = [r[s] for s in ins[1]]
-                for d, v in zip(ins[2], vals):
+                for d, v in zip(ins[2], ins[3](r)):
                     r[d] = v
             elif op == _OP3:
                 r[ins[5]] = ins[1](r[ins[2]], r[ins[3]], r[ins[4]])
             elif op == _GETATTR:
                 r[ins[3]] = r[ins[2]].slots[ins[1]]
             elif op == _OP:
-                r[ins[3]] = ins[1](*[r[i] for i in ins[2]])
+                r[ins[3]] = ins[1](*ins[4](r))
             elif op == _CALL:
                 fn = ins[1]
-                r[ins[3]] = (fn.executor or executor_for(fn)).call([r[i] for i in ins[2]])
+                r[ins[3]] = (fn.executor or executor_for(fn)).call(list(ins[4](r)))
             elif op == _SETATTR:
                 obj = r[ins[2]]
                 slots = obj.slots
@@ -115,9 +113,9 @@ def run(code: Code, args: list) -> Any:
                     obj._grow()
                 slots[ins[1]] = r[ins[3]]
             elif op == _OPV:
-                ins[1](*[r[i] for i in ins[2]])
+                ins[1](*ins[3](r))
             elif op == _OPN:
-                results = ins[1](*[r[i] for i in ins[2]])
+                results = ins[1](*ins[4](r))
                 for d, v in zip(ins[3], results):
                     r[d] = v
             elif op == _RET:
@@ -128,7 +126,7 @@ def run(code: Code, args: list) -> Any:
                 fn = obj.type.methods.get(ins[1])
                 if fn is None:
                     raise ScriptError(f"object of type {obj.type.name} has no method '{ins[1]}'")
-                r[ins[3]] = (fn.executor or executor_for(fn)).call([r[i] for i in ins[2]])
+                r[ins[3]] = (fn.executor or executor_for(fn)).call(list(ins[4](r)))
             elif op == _RAISE:
                 cls = r[ins[2]] or "builtins.Exception"
                 raise ScriptError(r[ins[1]], cls.rsplit(".", 1)[-1])
