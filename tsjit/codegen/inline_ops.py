@@ -237,13 +237,6 @@ def _split(n: Node, g: Context) -> Optional[Inline]:
 
 # ---- elementwise tensor arithmetic --------------------------------------------------------------
 
-def _new_tensor(r: Any) -> Tensor:
-    """A Tensor over a ufunc's result (a numpy scalar when the operands were 0-d)."""
-    t = object.__new__(Tensor)
-    t._a = r if r.__class__ is np.ndarray else np.asarray(r)
-    return t
-
-
 def _same_dtype(ufunc: Any) -> Template:
     # Operands of one dtype give that dtype in PyTorch and numpy alike, and broadcasting is
     # the same; anything else (mixed dtypes, shapes that do not broadcast, bool
@@ -252,14 +245,21 @@ def _same_dtype(ufunc: Any) -> Template:
         if len(n.inputs) == 3 and g.constant(n, 2).__class__ is not int or \
                 len(n.inputs) == 3 and g.constant(n, 2) != 1:
             return None
-        k, f, new = g.kernel(n), g.bind(ufunc, "_np"), g.bind(_new_tensor, "_tensor")
+        k, f = g.kernel(n), g.bind(ufunc, "_np")
+        # The result Tensor is built in line (a function call would cost as much as the
+        # ufunc on small tensors); a ufunc of 0-d operands gives a numpy scalar.
+        new, cls = g.bind(object.__new__, "_new"), g.bind(Tensor, "_Tensor")
+        nd, asarray = g.bind(np.ndarray, "_ndarray"), g.bind(np.asarray, "_asarray")
 
         def stmts(a: list[str], o: str) -> list[str]:
             call = f"{k}({', '.join(a)})"
-            return [f"{o} = {a[0]}._a", f"r_{o} = {a[1]}._a",
-                    f"if {o}.dtype is r_{o}.dtype:",
-                    "    try:", f"        {o} = {new}({f}({o}, r_{o}))",
+            r = f"r_{o}"
+            return [f"{o} = {a[0]}._a", f"{r} = {a[1]}._a",
+                    f"if {o}.dtype is {r}.dtype:",
+                    "    try:", f"        {r} = {f}({o}, {r})",
                     "    except (ValueError, TypeError):", f"        {o} = {call}",
+                    "    else:", f"        {o} = {new}({cls})",
+                    f"        {o}._a = {r} if {r}.__class__ is {nd} else {asarray}({r})",
                     "else:", f"    {o} = {call}"]
         return Inline(stmts=stmts, atoms=True)
     return template
