@@ -10,7 +10,10 @@ compile_ctrl: tsjit.script of a ~65-line module vs torch.jit.script (warm, fresh
 """
 from __future__ import annotations
 
+import inspect
 import os
+import sys
+from typing import Any, Callable
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -23,12 +26,47 @@ SCALAR_LOOP_NODES = 1_007_231
 EXECUTORS = ("interpreter", "codegen")
 
 
+def count_instructions(call: Callable[[], Any]) -> int:
+    """Interpreter instructions `call()` executes (the stack interpreter forced).
+
+    Counted by tracing the dispatch line of the run loop, so tsjit itself carries no
+    counter. An instruction is one graph node, except that the fused forms (compare and
+    branch, loop back edge) stand for two and register moves for none.
+    """
+    from tsjit.interpreter import run as run_module
+    loop_code = run_module.run.__code__
+    dispatch = next(i for i, text in enumerate(inspect.getsource(run_module.run).splitlines())
+                    if text.strip() == "ins = instructions[pc]") + loop_code.co_firstlineno
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code is not loop_code:
+            return None
+
+        def line(frame: Any, event: str, arg: Any) -> Any:
+            nonlocal count
+            if event == "line" and frame.f_lineno == dispatch:
+                count += 1
+            return line
+        return line
+
+    tsjit.jit.set_executor("interpreter")
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+        tsjit.jit.set_executor("auto")
+    return count
+
+
 def bench_run(name: str, torch: object, repeat: int = 5) -> dict:
     """Median times of one workload: tsjit under each executor, CPython/numpy, torch.jit."""
     out = {}
     ts = load_workload(name, tsjit, "tsjit")
     m = tsjit.script(ts.build())
     args = ts.inputs()
+    out["instructions"] = count_instructions(lambda: m(*args))
     for mode in EXECUTORS:
         tsjit.jit.set_executor(mode)
         out[mode] = median_time(lambda: m(*args), repeat)
@@ -55,6 +93,9 @@ def report(name: str, r: dict, unit: str = "", count: int = 0, goal: float = 0.0
             if mode == "codegen" and goal:
                 line += f" (goal <= {goal}x: {'met' if r[mode] / r['torch.jit'] <= goal else 'missed'})"
         print(line)
+    n = r["instructions"]
+    print(f"  {n:,} interpreter instructions executed: "
+          f"{r['interpreter'] / n * 1e9:.0f} ns/instruction interpreted (budget 300 ns/node)")
     ref = f"  CPython {r['cpython'] * 1e3:.2f} ms"
     if "torch.jit" in r:
         ref += f"; torch.jit {r['torch.jit'] * 1e3:.2f} ms"
