@@ -70,6 +70,12 @@ def bench(name: str, torch: Optional[Any], repeat: int) -> dict[str, float]:
         fns["torch.jit"] = lambda: tm(*targs)
         torch.set_grad_enabled(False)      # inference, as tsjit (which keeps no autograd)
     out = interleaved_medians(fns, repeat)
+    # Each executor forced in turn (switching starts every function over, so the two
+    # cannot be interleaved call by call); issue 6 asks that codegen be no slower.
+    for mode in ("interpreter", "codegen"):
+        tsjit.jit.set_executor(mode)
+        out[mode] = interleaved_medians({"scripted": fns["scripted"]}, repeat)["scripted"]
+    tsjit.jit.set_executor("auto")
     got = scripted(*args).numpy()
     out["max_abs_diff"] = float(np.max(np.abs(got - ts.numpy_reference(params, *np_args))))
     return out
@@ -85,6 +91,8 @@ def report(name: str, r: dict[str, float]) -> str:
         line += (f" | torch.jit {ms('torch.jit')}, tsjit/torch.jit eager "
                  f"{r['eager'] / r['torch.jit']:.2f}x, scripted "
                  f"{r['scripted'] / r['torch.jit']:.2f}x")
+    line += (f" | scripted [interpreter] {ms('interpreter')}, [codegen] {ms('codegen')}"
+             f" (codegen/interpreter {r['codegen'] / r['interpreter']:.2f}x)")
     return line + f" | max |tsjit - numpy| {r['max_abs_diff']:.1e}"
 
 
