@@ -15,6 +15,43 @@ from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, Si
                       SpecialForm, SugaredValue)
 
 
+class IterableForm(SpecialForm):
+    """`zip` / `enumerate`: their arguments may be iterables that are not values
+    (`range(n)`, `zip(...)`, `enumerate(...)`), so they are compiled sugared."""
+
+    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        from .iteration import EnumerateValue, ZipValue
+        for a in e.args:
+            if isinstance(a, ast.Starred):
+                raise CompileError("starred arguments are not supported", a.range)
+        if self.name == "zip":
+            if e.keywords or not e.args:
+                raise CompileError("zip() takes one or more positional arguments", e.range)
+            return ZipValue([_iterable(c, a) for a in e.args])
+        if len(e.args) == 2 and not e.keywords:
+            start_expr: Optional[ast.Expr] = e.args[1]
+        elif len(e.args) == 1 and all(k.name == "start" for k in e.keywords) and len(e.keywords) <= 1:
+            start_expr = e.keywords[0].value if e.keywords else None
+        else:
+            raise CompileError("enumerate() takes an iterable and an optional start", e.range)
+        inner = _iterable(c, e.args[0])
+        if start_expr is None:
+            return EnumerateValue(inner, c.emit_constant(0, e.range))
+        start = c.emit_expr(start_expr)
+        if start.type != T.IntType:
+            raise CompileError(f"enumerate() start must be int, not {start.type.annotation_str()}",
+                               start_expr.range)
+        return EnumerateValue(inner, start)
+
+
+def _iterable(c: Any, e: ast.Expr) -> SugaredValue:
+    from .iteration import EnumerateValue, ZipValue
+    sv = c.emit_sugared(e)
+    if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
+        return sv
+    return SimpleValue(sv.as_value(c, e.range))
+
+
 class TypeArgForm(SpecialForm):
     """A builtin whose first argument is a type expression."""
 
@@ -113,14 +150,6 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
         c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
-    if name == "zip":
-        from .iteration import ZipValue
-        return ZipValue([SimpleValue(a.value) for a in args])
-    if name == "enumerate":
-        from .iteration import EnumerateValue
-        start = args[1].value if len(args) > 1 else kwargs["start"].value if "start" in kwargs \
-            else c.emit_constant(0, rng)
-        return EnumerateValue(SimpleValue(args[0].value), start)
     if name == "print":
         c.insert("prim::Print", [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
@@ -184,8 +213,8 @@ def builtin_names() -> dict[str, SugaredValue]:
         "bin": BuiltinFunction("aten::bin"), "round": BuiltinFunction("aten::round"),
         "divmod": BuiltinFunction("aten::divmod"), "hash": BuiltinFunction("aten::hash"),
         "sum": BuiltinFunction("aten::sum"), "any": BuiltinFunction("aten::any"),
-        "all": BuiltinFunction("aten::all"), "zip": SpecialForm("zip"),
-        "enumerate": SpecialForm("enumerate"),
+        "all": BuiltinFunction("aten::all"), "zip": IterableForm("zip"),
+        "enumerate": IterableForm("enumerate"),
         "ops": NamespaceValue("ops"),
     }
     return table

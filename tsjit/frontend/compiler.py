@@ -291,11 +291,12 @@ class FunctionCompiler(Emitter):
                 self.emit_stmts(stmts)
             return emit
         envs = self.emit_if(cond, branch(s.body, yes), branch(s.orelse, no), s.range)
-        # `if x is None: return ...` leaves x refined after the if.
-        if envs is not None and envs[0].exited and not envs[1].exited:
-            self.env.refined.update(no)
-        elif envs is not None and envs[1].exited and not envs[0].exited:
-            self.env.refined.update(yes)
+        # `if x is None: return ...` leaves x refined after the if: what the live branch
+        # proved holds after it, its condition's refinement and any found inside it
+        # (`elif isinstance(x, str): return ...` narrows x further).
+        if envs is not None and envs[0].exited != envs[1].exited:
+            live = envs[0] if envs[1].exited else envs[1]
+            self.env.refined.update(live.refined)
 
     def stmt_While(self, s: ast.While) -> None:
         max_trip = self.emit_constant(INT64_MAX, s.range)
