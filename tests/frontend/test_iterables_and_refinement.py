@@ -83,3 +83,45 @@ def test_bad_iterable_calls_are_located_errors(call, message):
         tsjit.jit.CompilationUnit(src, G)
     assert message in str(info.value)
     assert "line 2" in str(info.value) or ":2:" in str(info.value)
+
+
+LIST_SRC = '''
+def of_range(n: int, step: int) -> List[int]:
+    return list(range(1, n, step))
+
+def of_zip(a: List[int], b: List[str]) -> List[Tuple[int, str]]:
+    return list(zip(a, b))
+
+def of_enumerate(a: List[str]) -> List[Tuple[int, str]]:
+    return list(enumerate(a, 1))
+
+def copy(a: List[int]) -> List[int]:
+    b = list(a)
+    b.append(1)
+    return b
+'''
+
+
+@given(st.integers(-3, 12), st.integers(1, 4), st.lists(st.integers(), max_size=4),
+       st.lists(st.text(max_size=2), max_size=4))
+def test_list_of_iterables_matches_cpython(n, step, a, b):
+    g = dict(G, Tuple=typing.Tuple)
+    cu = tsjit.jit.CompilationUnit(LIST_SRC, g)
+    ns: dict = {}
+    exec(LIST_SRC, g, ns)
+    assert cu.of_range(n, step) == ns["of_range"](n, step)
+    assert cu.of_zip(a, b) == ns["of_zip"](a, b)
+    assert cu.of_enumerate(b) == ns["of_enumerate"](b)
+    before = list(a)
+    assert cu.copy(a) == ns["copy"](before) and a == before   # a copy: the argument is unchanged
+
+
+def test_list_of_range_prints_as_pytorch_writes_it():
+    cu = tsjit.jit.CompilationUnit("def f(n: int) -> List[int]:\n    return list(range(n))\n", G)
+    assert cu.f.code == ("def f(n: int) -> List[int]:\n  _0 = annotate(List[int], [])\n"
+                         "  for _1 in range(n):\n    _2 = torch.append(_0, _1)\n  return _0\n")
+
+
+def test_list_takes_one_argument():
+    with pytest.raises(CompileError, match=r"list\(\) takes exactly one positional argument"):
+        tsjit.jit.CompilationUnit("def f(n: int) -> List[int]:\n    return list(n, n)\n", G)

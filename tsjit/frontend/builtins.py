@@ -44,6 +44,24 @@ class IterableForm(SpecialForm):
         return EnumerateValue(inner, start)
 
 
+class ListForm(SpecialForm):
+    """`list(x)`: a copy of a list (`aten::list`), or the elements of an iterable that is
+    no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does."""
+
+    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        from .iteration import EnumerateValue, ZipValue
+        if len(e.args) != 1 or e.keywords or isinstance(e.args[0], ast.Starred):
+            raise CompileError("list() takes exactly one positional argument", e.range)
+        sv = _iterable(c, e.args[0])
+        if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
+            item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
+            return SimpleValue(c.emit_list_from(
+                lambda append: c.emit_for(item, sv, lambda: append(c.emit_expr(item)), [],
+                                          e.range, scoped=True), e.range))
+        return BuiltinFunction("aten::list").call(
+            c, e.range, [NamedValue(sv.as_value(c, e.range), None, e.args[0].range)], {})
+
+
 def _iterable(c: Any, e: ast.Expr) -> SugaredValue:
     from .iteration import EnumerateValue, ZipValue
     sv = c.emit_sugared(e)
@@ -206,7 +224,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "annotate": TypeArgForm("annotate"), "unchecked_cast": TypeArgForm("unchecked_cast"),
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
         "len": SpecialForm("len"), "None": NoneValue(),
-        "sorted": BuiltinFunction("aten::sorted"), "list": BuiltinFunction("aten::list"),
+        "sorted": BuiltinFunction("aten::sorted"), "list": ListForm("list"),
         "dict": BuiltinFunction("aten::dict"),
         "ord": BuiltinFunction("aten::ord"), "chr": BuiltinFunction("aten::chr"),
         "hex": BuiltinFunction("aten::hex"), "oct": BuiltinFunction("aten::oct"),

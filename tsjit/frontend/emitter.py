@@ -350,17 +350,24 @@ class Emitter:
         return self.emit_list(items, elem, e.range)
 
     def expr_ListComp(self, e: ast.ListComp) -> SugaredValue:
-        lst = self.insert("prim::ListConstruct", [], [T.ListType(T.AnyType)], e.range).output()
+        return SimpleValue(self.emit_list_from(
+            lambda append: self.emit_comprehension(list(e.generators),
+                                                   lambda: append(self.emit_expr(e.elt)), e.range),
+            e.range))
 
-        def add() -> None:
-            v = self.emit_expr(e.elt)
+    def emit_list_from(self, fill: Callable[[Callable[[Value], None]], None],
+                       rng: SourceRange) -> Value:
+        """A list that `fill(append)` fills, typed by the element it appends (Tensor if none)."""
+        lst = self.insert("prim::ListConstruct", [], [T.ListType(T.AnyType)], rng).output()
+
+        def append(v: Value) -> None:
             if lst.type == T.ListType(T.AnyType):
                 lst.type = T.ListType(v.type)   # typed by the element, once it is known
-            self.emit_builtin("aten::append", [NamedValue(lst), NamedValue(v)], {}, e.range)
-        self.emit_comprehension(list(e.generators), add, e.range)
+            self.emit_builtin("aten::append", [NamedValue(lst), NamedValue(v)], {}, rng)
+        fill(append)
         if lst.type == T.ListType(T.AnyType):
             lst.type = T.ListType(T.TensorType)
-        return SimpleValue(lst)
+        return lst
 
     def expr_DictComp(self, e: ast.DictComp) -> SugaredValue:
         d = self.insert("prim::DictConstruct", [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
