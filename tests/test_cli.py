@@ -31,3 +31,16 @@ def test_errors_are_reported_not_raised(tmp_path, capsys):
     assert main(["code", str(bad)]) == 1
     assert "tsjit: error:" in capsys.readouterr().err
     assert main(["run", case_path("model_mlp"), "not-a-literal"]) == 1
+
+
+def test_closed_pipe_is_not_an_error():
+    # `tsjit code x.pt | head -1`: the reader has gone; stdout is a pipe nobody reads.
+    import subprocess
+    import sys
+    script = ("import os, sys\n"
+              "r, w = os.pipe(); os.close(r); os.dup2(w, 1)\n"
+              "from tsjit.cli import main\n"
+              f"sys.exit(main(['code', {case_path('model_mlp')!r}]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""

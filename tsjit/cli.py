@@ -105,6 +105,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = p.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`tsjit code x.pt | head`): not an error of ours; stdout is
+        # pointed at devnull so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except TsjitError as err:
         print(f"tsjit: error: {err}", file=sys.stderr)
         return 1
