@@ -25,11 +25,6 @@ from ..ir.diagnostics import Source, SourceRange
 from . import ast as A
 from .parser import parse_def_at
 
-# What decides where logical lines end: one-line strings, comments, brackets, newlines,
-# and the characters that make a file too irregular for the outline.
-_SCAN = re.compile(r"""#[^\n]*|[A-Za-z]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
-                   r"""|[][(){}\n'"\\\t\f\r]""")
-_OPEN, _CLOSE = "([{", ")]}"
 # Tokens of declarations: names, numbers, simple strings, punctuation.
 _TOKEN = re.compile(r"""( *)(?:([A-Za-z_][A-Za-z_0-9]*)|([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"""
                     r"""|('[^'\\\n]*'|"[^"\\\n]*")|([][(),.:=+-]))""")
@@ -295,41 +290,54 @@ def _number(text: str) -> object:
 
 
 def _logical_lines(text: str) -> list[_Line]:
-    """Non-blank logical lines (a line and the ones its open brackets continue onto)."""
+    """Non-blank logical lines (a line and the ones its open brackets continue onto).
+
+    Done with a few passes of regular expressions over the whole file rather than a
+    Python step per token: a skeleton of the text (same length, so offsets carry over)
+    has strings and comments blanked out; its brackets, all made round, are then removed
+    pair by pair from the innermost out, and the newlines inside a pair become "\r"
+    (a character the skeleton is known not to hold), so that its lines are the logical
+    lines. Brackets that do not pair up mean the outline does not apply."""
+    skeleton = _STRINGS_COMMENTS.sub(_blank, text)
+    if _IRREGULAR.search(skeleton):
+        raise _Unsupported()    # an unterminated string, escape, tab, form feed, CR
+    skeleton = skeleton.translate(_ROUND)
+    passes = 0
+    while "(" in skeleton or ")" in skeleton:
+        passes += 1
+        skeleton, n = _PAIR.subn(_unbracket, skeleton)
+        if not n or passes > _MAX_NESTING:
+            # a bracket closed before it opened, or never closed; or (each pass being
+            # linear) nesting deeper than PythonPrint's, bounded for hostile files
+            raise _Unsupported()
     out: list[_Line] = []
-    depth = 0
-    line_start = 0          # of the current physical line
-    code_end = -1           # end of the physical line's code: before a comment, if any
-
-    def finish(end: int) -> None:
-        """The physical line [line_start, end) is complete."""
-        stop = len(text[line_start:end].rstrip(" ")) + line_start
-        if stop == line_start or text[line_start:stop].isspace():
-            return
-        if out and out[-1].end < 0:         # a continuation of an open logical line
-            if depth == 0:
-                out[-1].end = stop
-            return
-        code = len(text[line_start:stop]) - len(text[line_start:stop].lstrip(" ")) + line_start
-        out.append(_Line(line_start, code, stop if depth == 0 else -1, code - line_start))
-
-    for m in _SCAN.finditer(text):
-        c = m.group()
-        first = c[0]
-        if first == "\n":
-            finish(code_end if code_end >= 0 else m.start())
-            line_start, code_end = m.end(), -1
-        elif first == "#":
-            code_end = m.start() if code_end < 0 else code_end
-        elif first in _OPEN:
-            depth += 1
-        elif first in _CLOSE:
-            depth -= 1
-            if depth < 0:
-                raise _Unsupported()
-        elif len(c) == 1:
-            raise _Unsupported()    # an unterminated string, escape, tab, form feed, CR
-    finish(code_end if code_end >= 0 else len(text))
-    if depth != 0 or (out and out[-1].end < 0):
-        raise _Unsupported()
+    start = 0
+    for line in skeleton.split("\n"):
+        code = line.rstrip(" ")
+        if code and not code.isspace():
+            indent = len(line) - len(line.lstrip(" "))
+            out.append(_Line(start, start + indent, start + len(code), indent))
+        start += len(line) + 1
     return out
+
+
+def _blank(m: re.Match) -> str:
+    """A string or comment in the skeleton: as long, and neither brackets nor spaces for a
+    string (it is code), spaces for a comment (it is not)."""
+    s = m.group()
+    return " " * len(s) if s[0] == "#" else "s" * len(s)
+
+
+def _unbracket(m: re.Match) -> str:
+    """An innermost bracket pair, brackets gone and newlines marked as continuations."""
+    return "<" + m.group(1).replace("\n", "\r") + ">"
+
+
+# Strings (one-line; a prefix like r or b is letters either way) and comments, found left to
+# right as the tokenizer would; what the skeleton must then not contain; its brackets made
+# round; and an innermost bracket pair.
+_STRINGS_COMMENTS = re.compile(r"#[^\n]*|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+_IRREGULAR = re.compile(r"""['"\\\t\f\r]""")
+_ROUND = str.maketrans("[{]}", "(())")
+_PAIR = re.compile(r"\(([^()]*)\)")
+_MAX_NESTING = 64   # brackets nested deeper than this (never in PythonPrint's files): parse

@@ -400,9 +400,14 @@ class ArchiveReader:
     def _find_eocd(self) -> int:
         buf = self._buf
         n = len(buf)
+        sig = struct.pack("<I", EOCD_SIG)
+        # The usual case, an archive without a comment: the end record is the last 22 bytes
+        # (checked without copying the up to 64 KiB tail the general search needs).
+        if n >= EOCD.size and buf[n - EOCD.size:n - EOCD.size + 4] == sig and \
+                buf[n - 2:n] == b"\x00\x00":
+            return n - EOCD.size
         start = max(0, n - EOCD.size - MAX_COMMENT)
         tail = bytes(buf[start:])
-        sig = struct.pack("<I", EOCD_SIG)
         pos = len(tail)
         while True:
             pos = tail.rfind(sig, 0, pos)
@@ -437,77 +442,83 @@ class ArchiveReader:
             raise self._bad("central directory is not where the end record says", cd_offset)
         if n == 0:
             raise self._bad("the archive has no records")
+        # One copy of the directory: slicing bytes is cheaper than slicing the mapping.
+        cd = bytes(buf[cd_offset:cd_end_expected])
         entries: dict[str, ZipEntry] = {}
-        pos = cd_offset
+        pos = 0
         for _ in range(n):
-            e, pos = self._central_entry(pos, cd_end_expected)
+            e, pos = self._central_entry(cd, pos, cd_offset)
             if e.name in entries:
                 raise ArchiveError(f"duplicate record name {e.name!r} in {self.path}",
                                    record=e.name)
             entries[e.name] = e
-        if pos != cd_end_expected:
-            raise self._bad("central directory size does not match its entries", pos)
+        if pos != len(cd):
+            raise self._bad("central directory size does not match its entries", cd_offset + pos)
         self._check_layout(list(entries.values()), cd_offset)
         return entries
 
-    def _central_entry(self, pos: int, cd_end: int) -> tuple[ZipEntry, int]:
-        buf = self._buf
-        if pos + CENTRAL_HEADER.size > cd_end:
-            raise self._bad("central directory is truncated", pos)
+    def _central_entry(self, cd: bytes, pos: int, base: int) -> tuple[ZipEntry, int]:
+        """The entry at `pos` of the directory bytes `cd` (file offset `base`), and the next pos."""
+        if pos + CENTRAL_HEADER.size > len(cd):
+            raise self._bad("central directory is truncated", base + pos)
         (sig, _, _, flags, method, _, _, crc, csize, size, nlen, xlen, clen,
-         _, _, _, offset) = CENTRAL_HEADER.unpack_from(buf, pos)
+         _, _, _, offset) = _UNPACK_CENTRAL(cd, pos)
         if sig != CENTRAL_HEADER_SIG:
-            raise self._bad("bad central directory entry signature", pos)
-        end = pos + CENTRAL_HEADER.size + nlen + xlen + clen
-        if end > cd_end:
-            raise self._bad("central directory entry runs past the directory", pos)
-        raw_name = bytes(buf[pos + CENTRAL_HEADER.size:pos + CENTRAL_HEADER.size + nlen])
+            raise self._bad("bad central directory entry signature", base + pos)
+        name_at = pos + CENTRAL_HEADER.size
+        end = name_at + nlen + xlen + clen
+        if end > len(cd):
+            raise self._bad("central directory entry runs past the directory", base + pos)
+        raw_name = cd[name_at:name_at + nlen]
         try:
             name = raw_name.decode("utf-8")
         except UnicodeDecodeError:
-            raise self._bad(f"record name {raw_name!r} is not UTF-8", pos) from None
+            raise self._bad(f"record name {raw_name!r} is not UTF-8", base + pos) from None
         check_name(name, self.path)
-        extra = bytes(buf[pos + CENTRAL_HEADER.size + nlen:pos + CENTRAL_HEADER.size + nlen + xlen])
-        size, csize, offset = _apply_zip64_extra(extra, size, csize, offset)
+        if xlen:
+            size, csize, offset = _apply_zip64_extra(cd[name_at + nlen:name_at + nlen + xlen],
+                                                     size, csize, offset)
         e = ZipEntry(name, method, flags, crc, csize, size, offset)
         if flags & FLAG_ENCRYPTED:
             raise self._error(e, "is encrypted")
-        if method not in (METHOD_STORED, METHOD_DEFLATED):
+        if method != METHOD_STORED and method != METHOD_DEFLATED:
             raise self._error(e, f"uses unsupported compression method {method}")
         if method == METHOD_STORED and csize != size:
             raise self._error(e, f"is stored but its sizes differ ({csize} != {size})")
         return e, end
 
     def _check_layout(self, entries: list[ZipEntry], cd_offset: int) -> None:
-        tops = {e.name.split("/", 1)[0] for e in entries}
-        if len(tops) != 1 or any("/" not in e.name for e in entries):
+        top = entries[0].name.partition("/")[0]
+        prefix = top + "/"
+        if not all(e.name.startswith(prefix) for e in entries):
+            tops = {e.name.split("/", 1)[0] for e in entries}
             found = ", ".join(sorted(repr(t) for t in tops))
             raise ArchiveError(f"not a tsjit/TorchScript archive: expected every record in "
                                f"one top folder, found {found} in {self.path}")
         buf = self._buf
-        by_offset = sorted(entries, key=lambda e: e.header_offset)
-        for i, e in enumerate(by_offset):
-            limit = by_offset[i + 1].header_offset if i + 1 < len(by_offset) else cd_offset
+        by_offset = sorted(entries, key=_header_offset)
+        limits = [e.header_offset for e in by_offset[1:]] + [cd_offset]
+        for e, limit in zip(by_offset, limits):
             h = e.header_offset
             if h + LOCAL_HEADER.size > limit:
                 raise self._error(e, "local header lies outside the record area", h)
             (sig, _, flags, method, _, _, crc, csize, size, nlen, xlen) = \
-                LOCAL_HEADER.unpack_from(buf, h)
+                _UNPACK_LOCAL(buf, h)
             if sig != LOCAL_HEADER_SIG:
                 raise self._error(e, "has a bad local header signature", h)
-            name_bytes = bytes(buf[h + LOCAL_HEADER.size:h + LOCAL_HEADER.size + nlen])
-            if name_bytes != e.name.encode("utf-8"):
+            name_at = h + LOCAL_HEADER.size
+            if buf[name_at:name_at + nlen] != e.name.encode("utf-8"):
+                name_bytes = bytes(buf[name_at:name_at + nlen])
                 raise self._error(e, f"local header names {name_bytes!r}", h)
             if method != e.method or (flags & FLAG_DATA_DESCRIPTOR) != \
                     (e.flags & FLAG_DATA_DESCRIPTOR):
                 raise self._error(e, "local header disagrees with the central directory", h)
-            local_sizes = (crc, csize, size)
-            if not (flags & FLAG_DATA_DESCRIPTOR) or local_sizes != (0, 0, 0):
-                if local_sizes != (e.crc, e.compressed_size, e.size) and \
+            if not (flags & FLAG_DATA_DESCRIPTOR) or crc or csize or size:
+                if (crc, csize, size) != (e.crc, e.compressed_size, e.size) and \
                         U32_MAX not in (csize, size):
                     raise self._error(e, "local header sizes disagree with the central "
                                          "directory", h)
-            e.data_offset = h + LOCAL_HEADER.size + nlen + xlen
+            e.data_offset = name_at + nlen + xlen
             data_end = e.data_offset + e.compressed_size
             if data_end > limit:
                 raise self._error(e, f"data runs past the end of its record area "
@@ -518,14 +529,30 @@ class ArchiveReader:
     def _check_descriptor(self, e: ZipEntry, pos: int, limit: int) -> None:
         """The data descriptor after the data must repeat the central directory's values."""
         buf = self._buf
-        if pos + 4 <= limit and struct.unpack_from("<I", buf, pos)[0] == DATA_DESCRIPTOR_SIG:
-            pos += 4
-        if pos + 12 > limit:
-            raise self._error(e, "data descriptor is missing", pos)
-        crc, csize, size = struct.unpack_from("<III", buf, pos)
+        if pos + 16 <= limit:   # room for the optional signature: read it all at once
+            sig, crc, csize, size = _UNPACK_DESCRIPTOR(buf, pos)
+            if sig == DATA_DESCRIPTOR_SIG:
+                pos += 4
+            else:
+                crc, csize, size = sig, crc, csize
+        else:
+            if pos + 4 <= limit and struct.unpack_from("<I", buf, pos)[0] == DATA_DESCRIPTOR_SIG:
+                pos += 4
+            if pos + 12 > limit:
+                raise self._error(e, "data descriptor is missing", pos)
+            crc, csize, size = struct.unpack_from("<III", buf, pos)
         if e.size < U32_MAX and e.compressed_size < U32_MAX and \
                 (crc, csize, size) != (e.crc, e.compressed_size, e.size):
             raise self._error(e, "data descriptor disagrees with the central directory", pos)
+
+
+_UNPACK_CENTRAL = CENTRAL_HEADER.unpack_from
+_UNPACK_LOCAL = LOCAL_HEADER.unpack_from
+_UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack_from
+
+
+def _header_offset(e: ZipEntry) -> int:
+    return e.header_offset
 
 
 def _apply_zip64_extra(extra: bytes, size: int, csize: int, offset: int) -> tuple[int, int, int]:
