@@ -29,6 +29,7 @@ _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
 _lark: Any = None  # the lark.Lark instance, built on first use
 _Token: Any = None  # lark.Token, bound when the parser is built
+_driver: Any = None  # the _Driver running lark's tables, built with _lark
 
 # Python keywords with no TorchScript meaning. They lex as NAME (the grammar never uses
 # them), so the post-lexer rejects them at the keyword itself with a clear message.
@@ -203,8 +204,167 @@ def _get_lark() -> Any:
                 parser = lark.Lark(grammar, postlex=_postlexer, transformer=_builder,
                                    cache=cache or False, **options)
                 _check_builder(parser)
+                global _driver
+                _driver = _Driver(parser)
                 _lark = parser
     return _lark
+
+
+class _BadCharacter(Exception):
+    """No terminal matches at offset `pos`."""
+
+    def __init__(self, pos: int) -> None:
+        super().__init__(pos)
+        self.pos = pos
+
+
+class _UnexpectedToken(Exception):
+    """The LALR table has no action for `token` in a state that expects `expected`."""
+
+    def __init__(self, token: Any, expected: set[str]) -> None:
+        super().__init__(token.type)
+        self.token, self.expected = token, expected
+
+
+class _Driver:
+    """Lexer and LALR loop over lark's tables, without lark's per-token machinery.
+
+    lark's own loop hashes a `Rule` (a Python-level __hash__/__eq__) for every reduce and
+    goes through a LexerState/LineCounter per token; parsing was half of scripting a
+    small module. Here each reduce action is a (size, callback, rule name) triple, one
+    regex matches every terminal, and tokens carry only what the builder reads (type,
+    value, start and end offsets). Shifts, reduces, callbacks and keyword retyping are
+    lark's, so the AST (and every error) is the same.
+    """
+
+    def __init__(self, parser: Any) -> None:
+        import lark.lexer as L
+        from lark.parse_tree_builder import ExpandSingleChild
+        from lark.parsers.lalr_analysis import Shift
+
+        frontend = parser.parser
+        lexer = frontend.lexer.lexer  # PostLexConnector -> BasicLexer
+        scanner = lexer.scanner
+        # One alternation in lark's order: trying the groups in turn is the same choice.
+        self.match = re.compile("|".join(m.pattern for m in scanner._mres),
+                                lexer.g_regex_flags).match
+        self.ignore = lexer.ignore_types
+        self.keywords: dict[str, dict[str, str]] = {}  # NAME -> {"if": "IF", ...}
+        for kind, cb in lexer.callback.items():
+            terms = cb.scanner.terminals if isinstance(cb, L.UnlessCallback) else None
+            if terms is None or any(type(t.pattern) is not L.PatternStr or t.pattern.flags
+                                    for t in terms):
+                raise NotImplementedError(f"lexer callback for {kind}")  # see _get_lark
+            self.keywords[kind] = {t.pattern.value: t.name for t in terms}
+        lalr = frontend.parser.parser
+        table, callbacks = lalr.parse_table, lalr.callbacks
+        self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        reduces: dict[int, tuple] = {}
+        self.states: dict[int, dict[str, tuple[bool, Any]]] = {}
+        for state, actions in table.states.items():
+            row = self.states[state] = {}
+            for term, (action, arg) in actions.items():
+                if action is Shift:
+                    row[term] = (True, arg)
+                    continue
+                info = reduces.get(id(arg))
+                if info is None:
+                    size, callback = len(arg.expansion), callbacks[arg]
+                    if size == 1 and type(callback) is ExpandSingleChild:
+                        callback = None  # an inlined `?rule` of one symbol: the child itself
+                    info = reduces[id(arg)] = (size, callback, arg.origin.name)
+                row[term] = (False, info)
+        self.start_states, self.end_states = table.start_states, table.end_states
+        self.chains: dict[tuple[int, int, str], int] = {}  # see _chain
+
+    def _chain(self, below: int, top: int, lookahead: str) -> int:
+        """The state after every pass-through reduce that `lookahead` triggers on `top`.
+
+        An expression climbs the whole precedence ladder (test -> or_test -> ... -> atom)
+        by one-child reduces that only change the top state; which state they end in
+        depends on the state below, the top state and the lookahead alone, so the climb
+        is done once per such triple (in self.chains) instead of for every operand.
+        """
+        states = self.states
+        while True:
+            action = states[top].get(lookahead)
+            if action is None or action[0] or action[1][1] is not None:
+                return top
+            top = states[below][action[1][2]][1]
+
+    def tokens(self, text: str) -> Iterator[Any]:
+        """lark's basic lexer: the first terminal (in lark's order) that matches."""
+        match, ignore, keywords = self.match, self.ignore, self.keywords
+        token, new = _Token, str.__new__
+        pos, end = 0, len(text)
+        while pos < end:
+            m = match(text, pos)
+            if m is None:
+                raise _BadCharacter(pos)
+            kind, value = m.lastgroup, m.group()
+            start, pos = pos, m.end()
+            if kind in ignore:
+                continue
+            if kind in keywords:
+                kind = keywords[kind].get(value, kind)
+            # What lark.Token(kind, value, start_pos=start, end_pos=pos) makes, without
+            # its keyword-argument shim (two Python calls per token).
+            tok = new(token, value)
+            tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, start, pos
+            tok.line = tok.column = tok.end_line = tok.end_column = None
+            yield tok
+
+    def parse(self, tokens: Iterator[Any], start: str) -> Any:
+        """Run the LALR automaton over `tokens` from the `start` symbol."""
+        states, token_callbacks, chains = self.states, self.token_callbacks, self.chains
+        end_state = self.end_states[start]
+        state_stack, value_stack = [self.start_states[start]], []
+        last = None
+        for tok in tokens:
+            last = tok
+            while True:
+                row = states[state_stack[-1]]
+                action = row.get(tok.type)
+                if action is None:
+                    raise _UnexpectedToken(tok, {t for t in row if t.isupper()})
+                if action[0]:
+                    state_stack.append(action[1])
+                    value_stack.append(token_callbacks[tok.type](tok)
+                                       if tok.type in token_callbacks else tok)
+                    break
+                size, callback, origin = action[1]
+                if callback is None:  # the value stays; only the state changes
+                    key = (state_stack[-2], state_stack[-1], tok.type)
+                    top = chains.get(key)
+                    if top is None:
+                        top = chains[key] = self._chain(*key)
+                    state_stack[-1] = top
+                    continue
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:], value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(states[state_stack[-1]][origin][1])
+        tok = _Token("$END", "", start_pos=last.start_pos if last else 0,
+                     end_pos=last.end_pos if last else 0)
+        while True:
+            row = states[state_stack[-1]]
+            action = row.get("$END")
+            if action is None or action[0]:
+                raise _UnexpectedToken(tok, {t for t in row if t.isupper()})
+            size, callback, origin = action[1]
+            if callback is None:
+                state_stack.pop()
+            else:
+                children = value_stack[-size:] if size else []
+                if size:
+                    del state_stack[-size:], value_stack[-size:]
+                value_stack.append(callback(children))
+            state_stack.append(states[state_stack[-1]][origin][1])
+            if state_stack[-1] == end_state:
+                return value_stack[-1]
 
 
 def _check_builder(parser: Any) -> None:
@@ -255,17 +415,19 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
         saved = _builder.enter(src, base, len(text), st)
         _postlexer.state = st
         try:
-            return parser.parse(text, start=start)
+            return _driver.parse(_postlexer.process(_driver.tokens(text)), start)
         except ParseError:
             raise
         except _SyntaxErr as e:
             raise ParseError(e.message, at(e.start, e.end)) from None
-        except E.UnexpectedCharacters as e:
-            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        except (_BadCharacter, E.UnexpectedCharacters) as e:
+            pos = e.pos if isinstance(e, _BadCharacter) else e.pos_in_stream
+            ch = text[pos] if pos < len(text) else ""
             msg = "unterminated string literal" if ch in "'\"" else f"invalid character {ch!r}"
-            raise ParseError(msg, at(e.pos_in_stream, e.pos_in_stream + 1)) from None
-        except E.UnexpectedToken as e:
-            tok, expected = e.token, _expected(e)
+            raise ParseError(msg, at(pos, pos + 1)) from None
+        except (_UnexpectedToken, E.UnexpectedToken) as e:
+            tok = e.token
+            expected = e.expected if isinstance(e, _UnexpectedToken) else _expected(e)
             if tok.type == "$END":
                 tok = _Token("$END", "", start_pos=st.last_end, end_pos=st.last_end)
             if expected == {"_INDENT"}:

@@ -149,17 +149,61 @@ def _pack_varargs_list(c: Any, formals: Any, positional: list, kwargs: dict,
     return positional[:i] + [NamedValue(packed)]
 
 
+# Which overload a call picks depends only on the candidates and the argument types, so
+# the choice is remembered: (ids of the candidate schemas, argument types) -> (the
+# candidates, which pass matched, the index chosen, the value numbers the trial matches
+# used). The entry holds the candidates, so their ids cannot be reused while it lives.
+# Only calls with more than one candidate (operator overloads, which live for the whole
+# process) and "plain" argument types are remembered: class types have mutable methods
+# (interfaces match on them), and a tuple's conversion emits nodes that depend on how
+# the tuple was built (so the numbering of the trial matches would not be fixed).
+_SELECTIONS: dict[tuple, tuple[tuple[FunctionSchema, ...], bool, int, int]] = {}
+_MAX_SELECTIONS = 4096
+_PLAIN_CONTAINERS = (T.ListType, T.OptionalType, T.DictType, T.UnionType, T.FutureType)
+
+
+def _plain(t: T.Type) -> bool:
+    """Whether matching against `t` is decided by its structure alone."""
+    if type(t) is T._Simple:
+        return True
+    return isinstance(t, _PLAIN_CONTAINERS) and all(_plain(x) for x in t.contained())
+
+
+def _selection_key(schemas: Sequence[FunctionSchema], args: Sequence[NamedValue],
+                   kwargs: dict[str, NamedValue], self_value: Optional[Value]) -> Optional[tuple]:
+    """The cache key of a call's overload choice, or None when it must not be cached."""
+    if len(schemas) < 2:
+        return None
+    types: list[Any] = [nv.value.type for nv in args]
+    for k, nv in kwargs.items():
+        types += (k, nv.value.type)
+    if self_value is not None:
+        types.append(self_value.type)
+    for t in types:
+        if not (type(t) is str or _plain(t)):
+            return None
+    return (tuple(map(id, schemas)), self_value is not None, len(args), *types)
+
+
 def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[NamedValue],
                   kwargs: dict[str, NamedValue], rng: Optional[SourceRange],
                   self_value: Optional[Value] = None, what: str = "") -> Matched:
     """The first schema the arguments match, or a CompileError listing the candidates."""
     graph: Graph = c.graph
+    key = _selection_key(schemas, args, kwargs, self_value)
+    if key is not None:
+        hit = _SELECTIONS.get(key)
+        if hit is not None:
+            _, allow, index, used = hit
+            graph.skip_uniques(used)  # number values as if the trial matches had run
+            return _try_match(c, schemas[index], args, kwargs, self_value, allow, rng)
+    first_unique = graph.next_unique
     for allow in (False, True):
         # The most specific overload wins (int+int picks add.int over add.Scalar), so the
         # result does not depend on the order kernels happen to be registered in.
         best: Optional[FunctionSchema] = None
-        best_score = -1
-        for s in schemas:
+        best_score = best_index = -1
+        for i, s in enumerate(schemas):
             mark = _Checkpoint(graph)
             try:
                 m = _try_match(c, s, args, kwargs, self_value, allow, rng)
@@ -169,8 +213,13 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
             mark.rollback()
             score = _specificity(m)
             if score > best_score:
-                best, best_score = s, score
+                best, best_score, best_index = s, score, i
         if best is not None:
+            if key is not None:
+                if len(_SELECTIONS) >= _MAX_SELECTIONS:
+                    _SELECTIONS.clear()
+                _SELECTIONS[key] = (tuple(schemas), allow, best_index,
+                                    graph.next_unique - first_unique)
             return _try_match(c, best, args, kwargs, self_value, allow, rng)
     shown = [T_name(nv.value.type) for nv in ([NamedValue(self_value)] if self_value else []) + list(args)]
     shown += [f"{k}={T_name(v.value.type)}" for k, v in kwargs.items()]

@@ -354,6 +354,15 @@ class Graph:
         return u
 
     @property
+    def next_unique(self) -> int:
+        """The number the next new value will get."""
+        return self._next
+
+    def skip_uniques(self, n: int) -> None:
+        """Leave `n` value numbers unused (as work that was rolled back would have)."""
+        self._next += n
+
+    @property
     def inputs(self) -> list[Value]:
         return self.block.inputs
 
