@@ -207,3 +207,44 @@ def test_lengths_are_read_little_endian_and_unsigned() -> None:
     assert unpickle(b"\x80\x02J\xff\xff\xff\xff.", "t") == -1
     assert unpickle(b"\x80\x02G" + struct.pack(">d", -0.5) + b".", "t") == -0.5
     assert unpickle(b"\x80\x02\x8a\x00.", "t") == 0
+
+
+# The opcodes TorchScript pickles are made of are inlined in the unpickler's loop; their
+# irregular forms go to the general handlers, which report them at the opcode itself.
+INLINED_IRREGULAR = {
+    "binget truncated": (b"\x80\x02h", 2),
+    "binget unknown": (b"\x80\x02Nq\x00h\x01.", 5),
+    "binput empty stack": (b"\x80\x02q\x00.", 2),
+    "binput truncated": (b"\x80\x02Nq", 3),
+    "memoize empty stack": (b"\x80\x04\x94.", 2),
+    "tuple without mark": (b"\x80\x02Nt.", 3),
+    "binint2 truncated": (b"\x80\x02M\x01", 2),
+    "binint1 truncated": (b"\x80\x02K", 2),
+    "binint truncated": (b"\x80\x02J\x01\x02", 2),
+    "reduce underflow": (b"\x80\x02)R.", 3),
+    "reduce of a tuple": (b"\x80\x02))R.", 4),
+    "binunicode short length": (b"\x80\x02X\x01\x00", 2),
+    "binunicode short data": (b"\x80\x02X\x05\x00\x00\x00ab", 2),
+    "short_binunicode truncated": (b"\x80\x04\x8c\x03ab", 2),
+    "short_binunicode no length": (b"\x80\x04\x8c", 2),
+    "binpersid of a list": (b"\x80\x02]Q.", 3),
+    "binpersid underflow": (b"\x80\x02Q.", 2),
+    "newobj of a str": (b"\x80\x02X\x01\x00\x00\x00a)\x81.", 9),
+    "newobj underflow": (b"\x80\x02)\x81.", 3),
+    "setitems without mark": (b"\x80\x02}NNu.", 5),
+    "setitems on nothing": (b"\x80\x02(NNu.", 5),
+    "setitems on a tuple": (b"\x80\x02)(NNu.", 6),
+    "build underflow": (b"\x80\x02Nb.", 3),
+    "build on a reduce": (b"\x80\x02c__torch__\nf\n)R}b.", 18),
+    "stop with a mark open": (b"\x80\x02N(.", 4),
+    "stop on empty stack": (b"\x80\x02(N1.", 5),
+}
+
+
+@pytest.mark.parametrize("label", sorted(INLINED_IRREGULAR))
+def test_irregular_forms_of_inlined_opcodes_are_reported_at_the_opcode(label: str) -> None:
+    data, offset = INLINED_IRREGULAR[label]
+    with pytest.raises(UnpicklingError) as info:
+        unpickle(data, "model/data.pkl")
+    assert info.value.offset == offset, str(info.value)
+    assert "model/data.pkl" in str(info.value)

@@ -73,29 +73,150 @@ class _Unpickler:
     # ----------------------------------------------------------------- driver
 
     def load(self) -> Any:
+        # The opcodes TorchScript pickles consist of are inlined here, in the order of how
+        # often they occur (the loop is most of the time of loading a small archive): each
+        # takes only its regular case and leaves anything else (too few bytes or items, a
+        # wrong type) to its handler in _DISPATCH, which repeats the step with all checks
+        # and reports the error. The rest of the opcodes always go to their handlers.
         data, table = self.data, _DISPATCH
         end = len(data)
+        memo, metastack, built = self.memo, self.metastack, self.built
+        stack = self.stack
+        pos = op_pos = 0
         try:
-            while True:
-                if self.pos >= end:
-                    raise self.error("pickle ends without STOP", self.pos)
-                op = data[self.pos]
-                self.op_pos = self.pos
-                self.pos += 1
+            while pos < end:
+                op = data[pos]
+                op_pos = pos
+                pos += 1
+                if op == 0x68:                                  # BINGET
+                    if pos < end and data[pos] in memo:
+                        stack.append(memo[data[pos]])
+                        pos += 1
+                        continue
+                elif op == 0x28:                                # MARK
+                    metastack.append(stack)
+                    stack = []
+                    continue
+                elif op == 0x71 or op == 0x94:                  # BINPUT, MEMOIZE
+                    if stack and (op == 0x94 or pos < end):
+                        if op == 0x71:
+                            index = data[pos]
+                            pos += 1
+                        else:
+                            index = len(memo)
+                        value = stack[-1]
+                        kind = type(value)
+                        if kind is tuple:
+                            value = stack[-1] = MemoTuple(value)
+                        elif kind is Object or kind is Reduce or kind is PersistentId:
+                            value.memo = True
+                        memo[index] = value
+                        continue
+                elif op == 0x74:                                # TUPLE
+                    if metastack:
+                        items = tuple(stack)
+                        stack = metastack.pop()
+                        stack.append(items)
+                        continue
+                elif op == 0x4D:                                # BININT2
+                    if pos + 2 <= end:
+                        stack.append(data[pos] | data[pos + 1] << 8)
+                        pos += 2
+                        continue
+                elif op == 0x4B:                                # BININT1
+                    if pos < end:
+                        stack.append(data[pos])
+                        pos += 1
+                        continue
+                elif op == 0x52:                                # REDUCE
+                    if len(stack) > 1 and type(stack[-2]) is Global and \
+                            isinstance(stack[-1], tuple):
+                        args = tuple(stack.pop())
+                        stack[-1] = Reduce(stack[-1], args, False)
+                        continue
+                elif op == 0x29:                                # EMPTY_TUPLE
+                    stack.append(())
+                    continue
+                elif op == 0x58 or op == 0x8C:                  # BINUNICODE, SHORT_
+                    if op == 0x58:
+                        size = _UNPACK_U4(data, pos)[0] if pos + 4 <= end else end
+                        start = pos + 4
+                    else:
+                        size = data[pos] if pos < end else end
+                        start = pos + 1
+                    if start + size <= end:
+                        # surrogatepass: Python's pickle writes lone surrogates that way
+                        stack.append(data[start:start + size].decode("utf-8", "surrogatepass"))
+                        pos = start + size
+                        continue
+                elif op == 0x51:                                # BINPERSID
+                    if stack and isinstance(stack[-1], tuple):
+                        stack[-1] = PersistentId(tuple(stack[-1]), False)
+                        continue
+                elif op == 0x88:                                # NEWTRUE
+                    stack.append(True)
+                    continue
+                elif op == 0x89:                                # NEWFALSE
+                    stack.append(False)
+                    continue
+                elif op == 0x4E:                                # NONE
+                    stack.append(None)
+                    continue
+                elif op == 0x81:                                # NEWOBJ
+                    if len(stack) > 1 and type(stack[-2]) is Global and stack[-1] == ():
+                        stack.pop()
+                        stack[-1] = Object(stack[-1], None, False)
+                        continue
+                elif op == 0x7D:                                # EMPTY_DICT
+                    stack.append({})
+                    continue
+                elif op == 0x75:                                # SETITEMS
+                    if metastack and metastack[-1] and type(metastack[-1][-1]) is dict and \
+                            not len(stack) % 2:
+                        items = stack
+                        stack = metastack.pop()
+                        target = stack[-1]
+                        for i in range(0, len(items), 2):
+                            target[items[i]] = items[i + 1]
+                        continue
+                elif op == 0x62:                                # BUILD
+                    if len(stack) > 1 and type(stack[-2]) is Object and \
+                            id(stack[-2]) not in built:
+                        state = stack.pop()
+                        built.add(id(stack[-1]))
+                        stack[-1].state = state
+                        continue
+                elif op == 0x2E:                                # STOP
+                    if not metastack and len(stack) == 1:
+                        self.result = stack.pop()
+                        break
+                elif op == 0x4A:                                # BININT
+                    if pos + 4 <= end:
+                        stack.append(_UNPACK_I4(data, pos)[0])
+                        pos += 4
+                        continue
+                elif op == 0x5D:                                # EMPTY_LIST
+                    stack.append([])
+                    continue
                 handler = table[op]
                 if handler is None:
-                    raise self.error(f"unknown or unsupported opcode {op:#04x} ({chr(op)!r})")
+                    raise self.error(f"unknown or unsupported opcode {op:#04x} ({chr(op)!r})",
+                                     op_pos)
+                self.stack, self.pos, self.op_pos = stack, pos, op_pos
                 handler(self)
+                stack, pos = self.stack, self.pos
+            else:
+                raise self.error("pickle ends without STOP", pos)
         except _Stop:
-            pass
+            pos = self.pos
         except UnpicklingError:
             raise
         except (IndexError, KeyError, TypeError, ValueError, OverflowError, struct.error,
                 UnicodeError, MemoryError, RecursionError) as exc:
             # A malformed pickle must never escape as a bare Python error.
-            raise self.error(f"malformed pickle ({type(exc).__name__}: {exc})") from exc
-        if self.pos != end:
-            raise self.error(f"{end - self.pos} bytes of trailing data after STOP", self.pos)
+            raise self.error(f"malformed pickle ({type(exc).__name__}: {exc})", op_pos) from exc
+        if pos != end:
+            raise self.error(f"{end - pos} bytes of trailing data after STOP", pos)
         return self.result
 
     def error(self, what: str, offset: Optional[int] = None) -> UnpicklingError:
