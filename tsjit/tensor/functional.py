@@ -113,7 +113,7 @@ class _Arg:
 class _Plan:
     """How call arguments bind to one schema, precomputed so a call does no parsing."""
 
-    __slots__ = ("schema", "args", "positional", "names", "int_list")
+    __slots__ = ("schema", "args", "positional", "names", "int_list", "prefix", "defaults")
 
     def __init__(self, schema: Any, raws: list[str]) -> None:
         self.schema = schema
@@ -124,14 +124,21 @@ class _Plan:
         self.int_list = next((i for i in self.positional
                               if self.args[i].is_list and self.args[i].base in ("int", "SymInt")),
                              None)
+        # positional arguments are the schema's first ones: a call with only positional
+        # arguments binds by position, then takes defaults (the eager hot path)
+        self.prefix = self.positional == list(range(len(self.positional)))
+        self.defaults = [a.default if a.has_default else _MISSING for a in schema.arguments]
 
 
 def _coerce(v: Any, spec: _Arg) -> Any:
     tp = type(v)
     if tp is spec.exact:
         return v                                  # the common cases first
-    if spec.ints and (tp is list or tp is tuple) and all(type(x) is int for x in v):
-        return list(v)
+    if spec.ints:
+        if tp is int:
+            return [v] * spec.size                # `max_pool2d(x, 2)`: 2 fills int[2]
+        if (tp is list or tp is tuple) and all(type(x) is int for x in v):
+            return list(v)
     base = spec.base
     if base == "Tensor" and not spec.is_list and isinstance(v, Tensor):
         return v
@@ -229,6 +236,14 @@ def _pack_varargs(args: tuple, plan: _Plan) -> tuple:
 
 
 def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
+    if not kwargs and plan.prefix and len(args) <= len(plan.positional):
+        out = [v if type(v) is spec.exact else _coerce(v, spec)
+               for v, spec in zip(args, plan.args)]
+        for d in plan.defaults[len(args):]:
+            if d is _MISSING:
+                raise _NoMatch
+            out.append(list(d) if isinstance(d, list) else d)
+        return out
     args = _pack_varargs(args, plan)
     params = plan.schema.arguments
     positional = plan.positional
@@ -286,6 +301,7 @@ class Dispatcher:
         self.__name__ = self.name = name
         self.__qualname__ = name
         self.__doc__ = f"torch.{name}: see the aten::{name} schemas."
+        self._cands: Any = None     # the overloads, looked up on the first call
 
     def overloads(self) -> list[Any]:
         """The schemas tried, in order."""
@@ -293,11 +309,14 @@ class Dispatcher:
         return [s for s, _, _ in _table.get(self.name, [])]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        _load()
-        out = kwargs.pop("out", None)
-        cands = _table.get(self.name)
-        if not cands:
-            raise AttributeError(f"tsjit has no tensor operator '{self.name}'")
+        cands = self._cands
+        if cands is None:
+            _load()
+            cands = _table.get(self.name)
+            if not cands:
+                raise AttributeError(f"tsjit has no tensor operator '{self.name}'")
+            self._cands = cands
+        out = kwargs.pop("out", None) if kwargs else None
         for schema, plan, kernel in cands:
             try:
                 bound = _bind(plan, args, kwargs)
@@ -355,7 +374,9 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     _load()
     if name in _table:
-        return dispatcher(name)
+        # kept as a module attribute: later lookups skip this function
+        d = globals()[name] = dispatcher(name)
+        return d
     raise AttributeError(f"module 'tsjit.tensor.functional' has no attribute '{name}'")
 
 

@@ -52,12 +52,71 @@ def compute_dtype(dt: np.dtype) -> np.dtype:
     return np.dtype(np.float32) if dt in (np.float16, np.float32) else dt
 
 
+def _valid(k: int, size: int, lo: int, stride: int, dilation: int, out: int) -> tuple[int, int, int]:
+    """Along one dimension, for kernel offset k: the first output position that reads
+    inside the unpadded input, how many consecutive ones do, and the input index of the
+    first."""
+    off = k * dilation - lo
+    first = max(0, -(off // stride))
+    count = max(0, min(out, (size - 1 - off) // stride + 1) - first)
+    return first, count, first * stride + off
+
+
+def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[int],
+           pads: Sequence[tuple[int, int]], dilation: Sequence[int]) -> None:
+    """Fill cols (*B, *ks, *outs) with the windows of x (*B, *sizes) zero padded by pads:
+    cols[..., k, o] = x[..., o * stride + k * dilation - pad] (0 outside x).
+
+    Two stages, so that no padded copy of x is made and most copies move long contiguous
+    runs: the last dimension's windows first, into t (*B, ks[-1], *padded[:-1], outs[-1]),
+    whose padding is zeroed directly; then one copy per position of the other dimensions,
+    each of whole (outs[-2] x outs[-1]) planes when the stride is 1. Writing into cols
+    casts (float16 into a float32 buffer) on the way."""
+    nd = len(ks)
+    nb = x.ndim - nd
+    lead = (slice(None),) * nb
+    sizes = x.shape[nb:]
+    outs = cols.shape[nb + nd:]
+    if nd == 1:
+        t = cols
+    else:
+        padded = tuple(s + lo + hi for s, (lo, hi) in zip(sizes[:-1], pads[:-1]))
+        t = np.empty(x.shape[:nb] + (ks[-1],) + padded + (outs[-1],), cols.dtype)
+        for i, ((lo, hi), p) in enumerate(zip(pads[:-1], padded)):
+            before = lead + (slice(None),) * (1 + i)
+            if lo:
+                t[before + (slice(0, lo),)] = 0
+            if hi:
+                t[before + (slice(p - hi, p),)] = 0
+    size, lo, st, dl, out = sizes[-1], pads[-1][0], stride[-1], dilation[-1], outs[-1]
+    inner = tuple(slice(lo, lo + s) for (lo, _), s in zip(pads[:-1], sizes[:-1]))
+    for k in range(ks[-1]):
+        first, count, start = _valid(k, size, lo, st, dl, out)
+        row = lead + (k,) + inner
+        if count:
+            t[row + (slice(first, first + count),)] = \
+                x[..., start:start + (count - 1) * st + 1:st]
+        if first:
+            t[row + (slice(0, first),)] = 0
+        if first + count < out:
+            t[row + (slice(first + count, out),)] = 0
+    if nd == 1:
+        return
+    # t is padded in the other dimensions: a plain strided copy per kernel position
+    src = [[slice(p * d, p * d + s * (m - 1) + 1, s) for p in range(kd)]
+           for kd, d, s, m in zip(ks[:-1], dilation[:-1], stride[:-1], outs[:-1])]
+    for pos, sl in zip(itertools.product(*map(range, ks[:-1])), itertools.product(*src)):
+        cols[lead + pos] = t[lead + (slice(None),) + sl]
+
+
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
     """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype.
 
-    im2col: one copy of the (strided, dilated) input per kernel position into columns
-    (N, groups, C/groups * K, out positions), then one batched matrix product."""
+    im2col: the (strided, dilated, zero padded) windows of the input as columns
+    (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
+    rides in the product as one more column row of ones (a weight column of biases), which
+    is cheaper than adding it to the output afterwards."""
     n, c = a.shape[:2]
     o = k.shape[0]
     if groups <= 0:
@@ -70,37 +129,36 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
     cd = compute_dtype(a.dtype)
-    x = a.astype(cd, copy=False)
     ks = k.shape[2:]
-    padded = tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads))
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
     eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, ks)]
     if any(e > p for e, p in zip(eff, padded)):
         raise RuntimeError(
             "Calculated padded input size per channel: (" + " x ".join(map(str, padded)) +
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
-    if any(p != (0, 0) for p in pads):
-        xp = np.zeros((n, c) + padded, cd)
-        xp[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in
-                                              zip(x.shape[2:], pads))] = x
-        x = xp
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
-    cols = np.empty((n, c) + tuple(ks) + outs, cd)
-    every = (slice(None), slice(None))
-    # per dimension, the input rows each kernel offset reads
-    src = [[slice(p * d, p * d + s * (m - 1) + 1, s) for p in range(kd)]
-           for kd, d, s, m in zip(ks, dilation, stride, outs)]
-    for pos, sl in zip(itertools.product(*map(range, ks)), itertools.product(*src)):
-        cols[every + pos] = x[every + sl]        # one copy per kernel position: 9 for 3x3
     cg, og = c // groups, o // groups
     kk, ln = math.prod(ks), math.prod(outs)
-    w = k.astype(cd, copy=False)
-    if groups == 1:     # (O, C*K) @ (N, C*K, L): numpy's batched matmul is slower with 4-D
-        y = np.matmul(w.reshape(o, c * kk), cols.reshape(n, c * kk, ln))
+    w = k.astype(cd, copy=False).reshape(groups, og, cg * kk)
+    if kk == 1 and all(p == (0, 0) for p in pads) and all(s == 1 for s in stride):
+        # a 1x1 convolution: the input already is its columns
+        cols = a.astype(cd, copy=False).reshape(n, groups, cg, ln)
+        fold = False
     else:
-        y = np.matmul(w.reshape(groups, og, cg * kk),
-                      cols.reshape(n, groups, cg * kk, ln)).reshape(n, o, ln)
-    if bias is not None:
+        fold = bias is not None
+        cols = np.empty((n, groups, cg * kk + fold, ln), cd)
+        im2col(a.reshape((n, groups, cg) + a.shape[2:]),
+               cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
+               dilation)
+        if fold:
+            cols[:, :, -1] = 1
+            w = np.concatenate([w, bias.astype(cd, copy=False).reshape(groups, og, 1)], axis=2)
+    if groups == 1:     # (O, C*K) @ (N, C*K, L): numpy's batched matmul is slower with 4-D
+        y = np.matmul(w[0], cols[:, 0])
+    else:
+        y = np.matmul(w, cols).reshape(n, o, ln)
+    if bias is not None and not fold:
         y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + outs)
 

@@ -2,7 +2,6 @@
 average / max pooling, constant / reflect / replicate / circular padding."""
 from __future__ import annotations
 
-import itertools
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -85,17 +84,22 @@ def _windows(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[in
 
 def _window_max(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
                 ceil: bool, lowest: Any) -> np.ndarray:
-    """The maximum of each window: the elementwise maximum of one strided view per kernel
-    position (NaN propagates, as in PyTorch)."""
-    x, outs = _padded(a, k, s, p, d, ceil, lowest)
-    every = (slice(None), slice(None))
-    src = [[slice(pi * di, pi * di + (o - 1) * si + 1, si) for pi in range(ki)]
-           for ki, di, o, si in zip(k, d, outs, s)]
-    views = [x[every + sl] for sl in itertools.product(*src)]
-    r = np.maximum(views[0], views[1]) if len(views) > 1 else views[0].copy()
-    for v in views[2:]:
-        np.maximum(r, v, out=r)
-    return r
+    """The maximum of each window, one dimension at a time (a window's maximum is the
+    maximum over its rows of each row's maximum): per dimension, the elementwise maximum
+    of one strided view per kernel offset, so a 2x2 window costs two half-size passes
+    instead of three quarter-size ones over four views. NaN propagates, as in PyTorch."""
+    r, outs = _padded(a, k, s, p, d, ceil, lowest)
+    for dim, (ki, si, di, o) in enumerate(zip(k, s, d, outs)):
+        before = (slice(None),) * (2 + dim)
+        views = [r[before + (slice(q * di, q * di + (o - 1) * si + 1, si),)] for q in range(ki)]
+        if ki == 1:
+            r = views[0]
+            continue
+        r = np.maximum(views[0], views[1])
+        for v in views[2:]:
+            np.maximum(r, v, out=r)
+    # a 1-sized kernel leaves a view of the input: the result must be a new tensor
+    return r.copy() if r.base is not None else r
 
 
 def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any,
@@ -104,6 +108,9 @@ def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
     a, unbatched = _batched(self, nd, name)
     if self.dtype.kind in "bc":
         raise not_implemented(name, self.dtype)
+    if nd == 1 and not indices and self.dtype.kind in "iu":
+        # PyTorch's 1-d pooling without indices has a float-only implementation
+        raise not_implemented("max_pool1d_impl", self.dtype)
     k, s, p, d = _params(nd, kernel_size, stride, padding, dilation, name)
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     if not indices:

@@ -1,0 +1,135 @@
+"""Convolution windows (im2col without a padded copy, bias inside the matrix product) and
+separable max pooling against PyTorch: per-dimension kernel, stride, padding larger than
+the kernel, dilation, asymmetric 'same' padding, groups, strided inputs, NaN and integers."""
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+import test_tensor_oracle as O  # noqa: E402
+
+from tsjit.ops.kernels.tensor_conv import im2col  # noqa: E402
+from tsjit.tensor import from_numpy  # noqa: E402
+
+pytestmark = O.requires_torch
+SET = O.SETTINGS
+TOL = dict(rtol=1e-4, atol=1e-4)
+
+
+def per_dim(nd: int, lo: int, hi: int) -> st.SearchStrategy:
+    """One int per spatial dimension, each drawn on its own."""
+    return st.lists(st.integers(lo, hi), min_size=nd, max_size=nd)
+
+
+@st.composite
+def conv_case(draw: st.DrawFn, nd: int) -> dict:
+    groups = draw(st.integers(1, 3))
+    cin, cout = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
+    k = draw(per_dim(nd, 1, 4))
+    size = draw(per_dim(nd, 1, 7))
+    batch = [draw(st.integers(1, 2))] if draw(st.booleans()) else []
+    dt = draw(st.sampled_from([np.float32, np.float64]))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    bias = None
+    if draw(st.booleans()):
+        bias = rng.standard_normal(cout).astype(dt)
+        if draw(st.booleans()):     # non-finite biases pass through the product unchanged
+            bias[0] = draw(st.sampled_from([math.nan, math.inf, -math.inf]))
+    return dict(x=rng.standard_normal(batch + [cin] + size).astype(dt),
+                w=rng.standard_normal([cout, cin // groups] + k).astype(dt), b=bias,
+                stride=draw(per_dim(nd, 1, 3)), padding=draw(per_dim(nd, 0, 4)),
+                dilation=draw(per_dim(nd, 1, 2)), groups=groups)
+
+
+@SET
+@given(data=st.data())
+def test_conv_windows(data: st.DataObject) -> None:
+    nd = data.draw(st.integers(1, 3), label="spatial dimensions")
+    c, name = data.draw(conv_case(nd)), f"aten::conv{nd}d"
+    args = (c["x"], c["w"], c["b"])
+    mine = O.diff(name, *args, c["stride"], c["padding"], c["dilation"], c["groups"], **TOL)
+    if not isinstance(mine, BaseException):
+        assert mine.numpy().flags.c_contiguous
+    # even kernels make 'same' pad one more element after than before
+    O.diff(name + ".padding", *args, [1] * nd, "same", c["dilation"], c["groups"], **TOL)
+
+
+@SET
+@given(data=st.data())
+def test_conv_strided_and_half_inputs(data: st.DataObject) -> None:
+    c = data.draw(conv_case(2))
+    x = c["x"] if c["x"].ndim == 4 else c["x"][None]
+    # a transposed, step-2 view of a bigger array: windows are read through its strides
+    big = np.repeat(x.swapaxes(2, 3), 2, axis=3)
+    view = big[:, :, :, ::2].swapaxes(2, 3)
+    assert np.array_equal(view, x)
+    b = None if c["b"] is None else np.nan_to_num(c["b"])
+    kernel = O.kernel("aten::conv2d")
+    for dt in (x.dtype, np.float16):
+        xs, w = view.astype(dt) if dt != x.dtype else view, c["w"].astype(dt)
+        bs = None if b is None else b.astype(dt)
+        params = (c["stride"], c["padding"], c["dilation"], c["groups"])
+        try:
+            mine = kernel(from_numpy(xs), from_numpy(w),
+                          None if bs is None else from_numpy(bs), *params)
+        except RuntimeError as e:
+            mine = e
+        try:
+            theirs = O.torch.nn.functional.conv2d(
+                O.torch.from_numpy(np.ascontiguousarray(xs)), O.torch.from_numpy(w),
+                None if bs is None else O.torch.from_numpy(bs), *params)
+        except RuntimeError as e:
+            theirs = e
+        tol = dict(rtol=1e-2, atol=1e-2) if dt == np.float16 else TOL
+        O.compare(mine, theirs, **tol)
+
+
+def test_im2col_zero_padding_wider_than_input() -> None:
+    x = np.arange(1, 7, dtype=np.float32).reshape(1, 2, 3)
+    cols = np.full((1, 2, 3, 3, 2), np.nan, np.float32)
+    im2col(x, cols, (2, 3), [2, 2], [(3, 1), (2, 3)], [1, 2])
+    # cols[..., k, o] = x[o * stride + k * dilation - pad_before], 0 outside x
+    want = np.zeros_like(cols)
+    for k0, k1, o0, o1 in np.ndindex(2, 3, 3, 2):
+        i, j = o0 * 2 + k0 - 3, o1 * 2 + k1 * 2 - 2
+        if 0 <= i < 2 and 0 <= j < 3:
+            want[0, k0, k1, o0, o1] = x[0, i, j]
+    np.testing.assert_array_equal(cols, want)
+
+
+@st.composite
+def pool_case(draw: st.DrawFn, nd: int) -> dict:
+    k = draw(per_dim(nd, 1, 3))
+    dt = draw(st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.uint8]))
+    size = draw(per_dim(nd, 1, 7))
+    x = draw(O.arrays([dt], [2, 3] + size, big=False))
+    return dict(x=x, k=k, stride=draw(st.one_of(st.just([]), per_dim(nd, 1, 3))),
+                padding=[draw(st.integers(0, ki // 2)) for ki in k],
+                dilation=draw(per_dim(nd, 1, 2)), ceil=draw(st.booleans()))
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+@SET
+@given(data=st.data())
+def test_max_pool_separable(nd: int, data: st.DataObject) -> None:
+    c = data.draw(pool_case(nd))
+    mine = O.diff(f"aten::max_pool{nd}d", c["x"], c["k"], c["stride"], c["padding"],
+                  c["dilation"], c["ceil"])
+    if not isinstance(mine, BaseException):
+        assert mine.numpy().flags.c_contiguous
+
+
+def test_max_pool_nan_and_fresh_result() -> None:
+    x = np.array([[[[1.0, np.nan, 2.0, 3.0], [-np.inf, 0.0, 5.0, np.nan]]]], np.float32)
+    y = O.diff("aten::max_pool2d", x, [2, 2], [2, 2], [0, 0], [1, 1], False)
+    assert np.isnan(y.numpy()).all()
+    # a 1x1 window selects input elements; the result is still a tensor of its own
+    src = from_numpy(x.copy())
+    r = O.kernel("aten::max_pool2d")(src, [1, 1], [1, 1], [0, 0], [1, 1], False)
+    assert not np.shares_memory(r.numpy(), src.numpy())
