@@ -601,7 +601,18 @@ class _Builder:
         return None
 
     def rng(self, ch: list) -> SourceRange:
-        start, end = self._edge(ch, False), self._edge(ch, True)
+        # _edge(ch, ...) unrolled one level: this runs for nearly every node built.
+        edge, start, end = self._edge, None, None
+        for y in ch:
+            if y is not None:
+                start = edge(y, False)
+                if start is not None:
+                    break
+        for y in reversed(ch):
+            if y is not None:
+                end = edge(y, True)
+                if end is not None:
+                    break
         if start is None:  # nothing to measure (cannot happen with this grammar)
             start = end = self.base + self.st.last_end
         return SourceRange(self.src, start, end)

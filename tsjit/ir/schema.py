@@ -71,7 +71,15 @@ class FunctionSchema:
         return self.name.split("::", 1)[-1]
 
     def is_mutable(self) -> bool:
-        return any(a.is_write for a in self.arguments)
+        """Whether the operator writes to an argument (an alias set marked `!`)."""
+        # Asked for every node by each cleanup pass; the schema is frozen, so the answer
+        # is kept (outside the dataclass fields: equality and repr do not see it).
+        try:
+            return self.__dict__["_mutable"]
+        except KeyError:
+            mutable = any(a.is_write for a in self.arguments)
+            object.__setattr__(self, "_mutable", mutable)
+            return mutable
 
     def __str__(self) -> str:
         args = []

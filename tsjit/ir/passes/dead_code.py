@@ -50,21 +50,31 @@ def _drop_unused_outputs(n: Node) -> bool:
     return changed
 
 
-def _sweep(b: Block) -> bool:
-    changed = False
+def _sweep(b: Block) -> tuple[bool, bool]:
+    """Remove the dead nodes of `b`, innermost blocks first: (whether anything changed,
+    whether a node left in `b` has side effects)."""
+    changed = effects = False
     for n in reversed(list(b.nodes)):
         changed |= _drop_unused_outputs(n)
+        inner_effects = False
         for inner in n.blocks:
-            changed |= _sweep(inner)
-        if not has_side_effects(n) and all(not o.uses for o in n.outputs):
+            inner_changed, inner_has = _sweep(inner)
+            changed |= inner_changed
+            inner_effects |= inner_has
+        # has_side_effects(n) for an if/loop is whether a node left in its blocks has
+        # some: the sweep of those blocks just found that out, so it is not walked again.
+        effect = inner_effects if n.kind in ("prim::If", "prim::Loop") else has_side_effects(n)
+        if not effect and all(not o.uses for o in n.outputs):
             n.destroy()
             changed = True
-    return changed
+        else:
+            effects |= effect
+    return changed, effects
 
 
 def run(graph: Graph) -> bool:
     """Remove dead nodes; returns whether anything was removed."""
     changed = False
-    while _sweep(graph.block):
+    while _sweep(graph.block)[0]:
         changed = True
     return changed
