@@ -431,16 +431,22 @@ def _evaluate_annotation(ann: Any, owner: type) -> Any:
 
 def python_defaults(fn: Any) -> dict:
     """The plain-valued parameter defaults of a Python function, by name."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return {}
-    out = {}
-    for p in params:
-        d = p.default
-        if d is not inspect.Parameter.empty and (d is None or isinstance(d, (bool, int, float, str))):
-            out[p.name] = d
-    return out
+    if inspect.isfunction(fn) and not hasattr(fn, "__wrapped__") and \
+            not hasattr(fn, "__signature__"):
+        # What inspect.signature reports for a plain function, read off the function
+        # itself (signature() builds a Parameter per argument: a tenth of scripting a
+        # small function went there).
+        code, defaults = fn.__code__, fn.__defaults__ or ()
+        positional = code.co_varnames[code.co_argcount - len(defaults):code.co_argcount]
+        pairs = [*zip(positional, defaults), *(fn.__kwdefaults__ or {}).items()]
+    else:
+        try:
+            params = inspect.signature(fn).parameters.values()
+        except (TypeError, ValueError):
+            return {}
+        pairs = [(p.name, p.default) for p in params if p.default is not inspect.Parameter.empty]
+    return {name: d for name, d in pairs
+            if d is None or isinstance(d, (bool, int, float, str))}
 
 
 def closure_vars(fn: Any) -> dict:
