@@ -28,6 +28,7 @@ from ..interpreter.objects import Object
 from ..ir import Block, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
+from ..ir.liveness import Releases, releases
 from .inline_ops import TEMPLATES, Context, Inline
 
 Location = tuple[Optional[SourceRange], tuple]
@@ -81,6 +82,7 @@ class _Source(Context):
         self.depth = 0
         self.loops = 0
         self.node: Optional[Node] = None
+        self.drops = Releases()
 
     # --- Context for templates ----------------------------------------------------------
     def bind(self, obj: Any, prefix: str = "_c") -> str:
@@ -164,6 +166,24 @@ class _Source(Context):
         for n in b.nodes:
             self.node = n
             self.visit(n)
+            self.release(self.drops.after.get(n))
+
+    def release(self, values: Optional[list[Value]]) -> None:
+        """Unbind the locals of tensors nothing reads any more, so their memory is reused
+        (ir/liveness.py). A name another value aliases, or a pending expression still
+        reads, is kept."""
+        if not values:
+            return
+        aliased = set(self.aliases.values())
+        names = []
+        for v in values:
+            name = self.names.get(v)
+            if name is None or v in self.aliases or name in aliased or \
+                    any(re.search(rf"\b{name}\b", e) for _, e in self.pending):
+                continue
+            names.append(name)
+        if names:
+            self.emit(f"{' = '.join(names)} = None")
 
     def visit(self, n: Node) -> None:
         k = n.kind
@@ -289,6 +309,7 @@ class _Source(Context):
         self.depth += 1
         start = len(self.lines)
         node = self.node
+        self.release(self.drops.at_start.get(b))
         self.block(b)
         self.node = node
         self.assign(targets, values)
@@ -318,6 +339,7 @@ class _Source(Context):
             self.names[v] = name
         max_trip, cond0 = self.atom(n.input(0)), self.atom(n.input(1))
         self.assign(targets, list(n.inputs[2:]))
+        self.release([v for v in self.drops.entering.get(n, ()) if self.names.get(v) not in targets])
         unbounded = _constant(n.input(0)) is not None and _constant(n.input(0)) >= _UNBOUNDED
         cond_out = body.outputs[0]
         counter = self.local(trip) if trip.uses else "_"
@@ -362,6 +384,7 @@ def _slot(n: Node) -> int:
 def generate(name: str, graph: Graph) -> Generated:
     """Python source for `graph` as a function `name(args)` taking its inputs as a list."""
     src = _Source(name)
+    src.drops = releases(graph)
     src.emit(f"def {name}(args):")
     src.depth = 1
     if graph.inputs:

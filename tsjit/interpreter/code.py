@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..ir import Block, Function, Graph, Node, Value
+from ..ir.liveness import Releases, releases
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
 from ..ops import registry
@@ -46,10 +47,12 @@ class Code:
 
 
 class _Builder:
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, drops: Releases) -> None:
         self.code = Code(name)
         self.regs: dict[int, int] = {}
         self.callstack: tuple = ()   # of the node being lowered
+        self.drops = drops           # where tensors are released (ir/liveness.py)
+        self.none = -1               # a register that always holds None
 
     def reg(self, v: Value) -> int:
         r = self.regs.get(id(v))
@@ -87,7 +90,22 @@ class _Builder:
     def node(self, n: Node) -> None:
         outer, self.callstack = self.callstack, n.callstack
         self._node(n)
+        self.release(self.drops.after.get(n), n.source_range)
         self.callstack = outer
+
+    def release(self, values: Optional[list[Value]], rng: Optional[SourceRange]) -> None:
+        """Clear the registers of tensors nothing reads any more (their memory is reused)."""
+        if not values:
+            return
+        if self.none < 0:
+            self.none = len(self.code.template)
+            self.code.template.append(None)
+        regs = tuple(self.reg(v) for v in values)
+        if len(regs) == 1:
+            self.emit((MOVE, self.none, regs[0]), rng)
+        else:
+            srcs = (self.none,) * len(regs)
+            self.emit((MOVES, srcs, regs, gather(srcs)), rng)
 
     def _node(self, n: Node) -> None:
         k = n.kind
@@ -181,12 +199,14 @@ class _Builder:
                 if v.node.owning_block is b and len(v.uses) == 1 and id(v) not in self.regs \
                         and v.node.kind != "prim::Constant":
                     self.regs[id(v)] = out
+        self.release(self.drops.at_start.get(then), rng)
         self.block(then)
         self.moves(list(then.outputs), outs, rng)
         jump = self.emit((JUMP, -1), rng)
         ins = self.code.instructions[jf]
         self.patch(jf, (OP2JF, ins[1], ins[2], ins[3], self.here()) if fused
                    else (JF, self.reg(cond), self.here()))
+        self.release(self.drops.at_start.get(orelse), rng)
         self.block(orelse)
         self.moves(list(orelse.outputs), outs, rng)
         self.patch(jump, (JUMP, self.here()))
@@ -203,6 +223,7 @@ class _Builder:
         self.code.template.append(0)
         self.emit((MOVE, zero, trip), rng)
         self.moves([cond0] + list(n.inputs[2:]), [cond] + carried, rng)
+        self.release(self.drops.entering.get(n), rng)
         top = self.emit((LOOP, trip, self.reg(max_trip), cond, -1), rng)
         self.block(body)
         # The back edge moves the body's results into place, counts the trip and tests
@@ -243,7 +264,7 @@ def node_kernel(n: Node) -> Any:
 def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:
     """Lower `fn`'s graph (or `graph`) to Code."""
     g = graph if graph is not None else fn.graph
-    b = _Builder(fn.qualified_name)
+    b = _Builder(fn.qualified_name, releases(g))
     for v in g.inputs:
         b.reg(v)
     b.code.n_inputs = len(g.inputs)
