@@ -110,3 +110,33 @@ def test_syntax_error_in_a_method_shows_when_the_method_compiles(tmp_path: Path)
     with pytest.raises(TsjitError, match="invalid syntax") as info:
         m.other(3)
     assert "code/__torch__" in str(info.value)
+
+
+# Logical lines are found by regular-expression passes (strings and comments blanked,
+# bracket pairs on one line removed innermost first) and a count of what brackets remain.
+_DEEP = "(" * 40 + "1" + ")" * 40
+
+
+@pytest.mark.parametrize("text", [
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + _DEEP + "\n",
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + "(" * 30 +
+    "\n      1" + ")" * 30 + "\n",
+    "class M(Module):\n  s : str = \"a(#'[\"\n  def f(self) -> str:\n"
+    "    return 'b)]}\"' # a comment ( with \" and '\n",
+    "class M(Module):\n  x : int\n  def f(self, a: int,\n\n  # a comment inside brackets\n"
+    "        b: int) -> int:  # )\n    return [a,\n b][0]\n",
+])
+def test_logical_lines_of_nested_and_continued_brackets(text: str) -> None:
+    m = outline(text)
+    assert m is not None
+    assert _dump(_materialized(m)) == _dump(parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + _DEEP + ")\n",
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return )(1\n",
+    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return (" + _DEEP + "\n",
+    "class M(Module):\n  x : int\n  def f(self) -> str:\n    return 'a\n",
+])
+def test_unbalanced_brackets_and_open_strings_are_left_to_the_parser(text: str) -> None:
+    assert outline(text) is None

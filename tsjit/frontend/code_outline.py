@@ -153,33 +153,36 @@ class _Parser:
 
     def __init__(self, src: Source, pos: int, end: int) -> None:
         self.src = src
-        # Parallel token lists, with an end marker ("") so that look-ahead needs no checks.
+        # Parallel token lists, with an end marker ("") so that look-ahead needs no checks;
+        # token offsets are relative to `base`, the line's position in the file.
         tokens = _tokenize(src.text[pos:end])
         if tokens is None:
             raise _Unsupported()        # a character no declaration token starts with
-        self.texts, self.kinds, starts, ends = tokens
-        self.starts = [pos + a for a in starts]
-        self.ends = [pos + b for b in ends]
+        self.texts, self.kinds, self.starts, self.ends = tokens
+        self.base = pos
         self.i = 0
 
+    def range(self, start: int, end_token: int) -> SourceRange:
+        """From file offset `start` to the end of token `end_token`."""
+        return SourceRange(self.src, start, self.base + self.ends[end_token])
+
     def statement(self) -> A.Stmt:
-        src, start = self.src, self.starts[0]
+        start = self.base + self.starts[0]
         if self.texts == ("pass", ""):
-            return A.Pass(SourceRange(src, start, self.ends[0]))
+            return A.Pass(self.range(start, 0))
         target = self.expr()
         sep = self.texts[self.i]
         self.i += 1
-        if sep == ":" and isinstance(target, A.Name):
+        if sep == ":" and type(target) is A.Name:
             annotation = self.expr()
             value = None
             if self.texts[self.i] == "=":
                 self.i += 1
                 value = self.expr()
-            stmt: A.Stmt = A.AnnAssign(SourceRange(src, start, self.ends[self.i - 1]),
-                                       target, annotation, value)
+            stmt: A.Stmt = A.AnnAssign(self.range(start, self.i - 1), target, annotation, value)
         elif sep == "=":
             value = self.expr()
-            stmt = A.Assign(SourceRange(src, start, self.ends[self.i - 1]), (target,), value)
+            stmt = A.Assign(self.range(start, self.i - 1), (target,), value)
         else:
             raise _Unsupported()
         if self.kinds[self.i] != 0:
@@ -200,52 +203,57 @@ class _Parser:
         return tuple(out)
 
     def expr(self) -> A.Expr:
-        i, src = self.i, self.src
-        text, kind, start, end = self.texts[i], self.kinds[i], self.starts[i], self.ends[i]
+        i, src, base = self.i, self.src, self.base
+        text, kind = self.texts[i], self.kinds[i]
+        start = base + self.starts[i]
         self.i = i + 1
         if kind == 1:
-            e = self.dotted(text, start, end)
+            e = self.dotted(text, i)
         elif kind == 2:
-            e = A.Constant(SourceRange(src, start, end), _number(text))
+            e = A.Constant(SourceRange(src, start, base + self.ends[i]), _number(text))
         elif kind == 3:
-            e = A.Constant(SourceRange(src, start, end), text[1:-1])
+            e = A.Constant(SourceRange(src, start, base + self.ends[i]), text[1:-1])
         elif text == "-":
             operand = self.expr()
-            if not isinstance(operand, A.Constant):
+            if type(operand) is not A.Constant:
                 raise _Unsupported()
             return A.UnaryOp(SourceRange(src, start, operand.range.end), "-", operand)
         elif text == "[":
             elts = self.items("]")
-            e = A.ListLit(SourceRange(src, start, self.ends[self.i - 1]), elts)
+            e = A.ListLit(self.range(start, self.i - 1), elts)
         elif text == "(":
             elts = self.items(")")
             if len(elts) == 1 and self.texts[self.i - 2] != ",":
                 raise _Unsupported()    # a parenthesized expression: left to the parser
-            e = A.TupleLit(SourceRange(src, start, self.ends[self.i - 1]), elts)
+            e = A.TupleLit(self.range(start, self.i - 1), elts)
         else:
             raise _Unsupported()
         while self.texts[self.i] == "[":     # subscripts
             self.i += 1
             index = self.index()
-            e = A.Subscript(SourceRange(src, e.range.start, self.ends[self.i - 1]), e, index)
+            e = A.Subscript(SourceRange(src, e.range.start, base + self.ends[self.i - 1]), e,
+                            index)
         return e
 
-    def dotted(self, text: str, start: int, end: int) -> A.Expr:
-        """A name and the `.name`s after it (a NAME token just taken)."""
-        src = self.src
+    def dotted(self, text: str, i: int) -> A.Expr:
+        """A name and the `.name`s after it (token i, a NAME, just taken)."""
+        src, base, ends = self.src, self.base, self.ends
+        start = base + self.starts[i]
         if text in _CONSTANTS:
-            return A.Constant(SourceRange(src, start, end), _CONSTANTS[text])
+            return A.Constant(SourceRange(src, start, base + ends[i]), _CONSTANTS[text])
         if text in _KEYWORDS:
             raise _Unsupported()
-        e: A.Expr = A.Name(SourceRange(src, start, end), text)
+        e: A.Expr = A.Name(SourceRange(src, start, base + ends[i]), text)
         texts, kinds = self.texts, self.kinds
-        while texts[self.i] == ".":
-            i = self.i + 1
+        i += 1
+        while texts[i] == ".":
+            i += 1
             name = texts[i]
             if kinds[i] != 1 or name in _KEYWORDS or name in _CONSTANTS:
                 raise _Unsupported()
-            e = A.Attribute(SourceRange(src, start, self.ends[i]), e, name)
-            self.i = i + 1
+            e = A.Attribute(SourceRange(src, start, base + ends[i]), e, name)
+            i += 1
+        self.i = i
         return e
 
     def index(self) -> A.Expr:
@@ -292,32 +300,43 @@ def _number(text: str) -> object:
 def _logical_lines(text: str) -> list[_Line]:
     """Non-blank logical lines (a line and the ones its open brackets continue onto).
 
-    Done with a few passes of regular expressions over the whole file rather than a
-    Python step per token: a skeleton of the text (same length, so offsets carry over)
-    has strings and comments blanked out; its brackets, all made round, are then removed
-    pair by pair from the innermost out, and the newlines inside a pair become "\r"
-    (a character the skeleton is known not to hold), so that its lines are the logical
-    lines. Brackets that do not pair up mean the outline does not apply."""
+    Regular expressions over the whole file do most of the work, not a Python step per
+    token: a skeleton of the text (same length, so offsets carry over) has strings and
+    comments blanked out; a copy of it (brackets made round) loses, pass by pass from the
+    innermost out, the bracket pairs that open and close on one line. Only lines continued
+    by brackets (or with unbalanced ones) keep some in that copy; those are counted."""
     skeleton = _STRINGS_COMMENTS.sub(_blank, text)
-    if _IRREGULAR.search(skeleton):
+    if any(c in skeleton for c in _IRREGULAR):
         raise _Unsupported()    # an unterminated string, escape, tab, form feed, CR
-    skeleton = skeleton.translate(_ROUND)
-    passes = 0
-    while "(" in skeleton or ")" in skeleton:
-        passes += 1
-        skeleton, n = _PAIR.subn(_unbracket, skeleton)
-        if not n or passes > _MAX_NESTING:
-            # a bracket closed before it opened, or never closed; or (each pass being
-            # linear) nesting deeper than PythonPrint's, bounded for hostile files
-            raise _Unsupported()
+    reduced = skeleton.translate(_ROUND)
+    for _ in range(_MAX_NESTING):   # (bounded: the count below handles any nesting)
+        reduced, n = _ONE_LINE_PAIR.subn("", reduced)
+        if not n:
+            break
     out: list[_Line] = []
-    start = 0
-    for line in skeleton.split("\n"):
+    depth = 0
+    start = 0           # of the current physical line
+    for line, rest in zip(skeleton.split("\n"), reduced.split("\n")):
+        if "(" in rest or ")" in rest:
+            for c in rest:
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    depth -= 1
+                    if depth < 0:
+                        raise _Unsupported()
         code = line.rstrip(" ")
         if code and not code.isspace():
-            indent = len(line) - len(line.lstrip(" "))
-            out.append(_Line(start, start + indent, start + len(code), indent))
+            stop = start + len(code)
+            if out and out[-1].end < 0:         # a continuation of an open logical line
+                if depth == 0:
+                    out[-1].end = stop
+            else:
+                indent = len(line) - len(line.lstrip(" "))
+                out.append(_Line(start, start + indent, stop if depth == 0 else -1, indent))
         start += len(line) + 1
+    if depth != 0 or (out and out[-1].end < 0):
+        raise _Unsupported()
     return out
 
 
@@ -328,16 +347,11 @@ def _blank(m: re.Match) -> str:
     return " " * len(s) if s[0] == "#" else "s" * len(s)
 
 
-def _unbracket(m: re.Match) -> str:
-    """An innermost bracket pair, brackets gone and newlines marked as continuations."""
-    return "<" + m.group(1).replace("\n", "\r") + ">"
-
-
 # Strings (one-line; a prefix like r or b is letters either way) and comments, found left to
 # right as the tokenizer would; what the skeleton must then not contain; its brackets made
-# round; and an innermost bracket pair.
+# round (only their depth counts, as for the tokenizer); an innermost pair on one line.
 _STRINGS_COMMENTS = re.compile(r"#[^\n]*|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-_IRREGULAR = re.compile(r"""['"\\\t\f\r]""")
+_IRREGULAR = "'\"\\\t\f\r"
 _ROUND = str.maketrans("[{]}", "(())")
-_PAIR = re.compile(r"\(([^()]*)\)")
-_MAX_NESTING = 64   # brackets nested deeper than this (never in PythonPrint's files): parse
+_ONE_LINE_PAIR = re.compile(r"\([^()\n]*\)")
+_MAX_NESTING = 16   # passes of pair removal (each is linear); deeper brackets are counted

@@ -38,11 +38,11 @@ class _Storages:
         self.arrays: dict[str, np.ndarray] = {}
 
     def get(self, pid: tuple, where: str) -> np.ndarray:
-        if len(pid) != 5 or pid[0] != "storage" or not isinstance(pid[1], P.Global):
+        if len(pid) != 5 or pid[0] != "storage" or type(pid[1]) is not P.Global:
             raise ArchiveError(f"unexpected persistent id {pid!r} in {where}")
         _, cls, key, location, numel = pid
-        dt_name = P.STORAGE_DTYPES.get(cls.name)
-        if cls.module != "torch" or dt_name is None:
+        dt = _STORAGE_DTYPES.get(cls)
+        if dt is None:
             raise ArchiveError(f"unknown storage type {cls.qualname} in {where}")
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {pid!r} in {where}")
@@ -53,13 +53,21 @@ class _Storages:
             if not self.reader.has(name):
                 raise ArchiveError(f"{where} refers to storage {record}, which the archive lacks")
             view = self.reader.storage_view(name)
-            np_dtype = to_numpy_dtype(as_dtype(dt_name))
+            np_dtype = to_numpy_dtype(dt)
             if len(view) < numel * np_dtype.itemsize:
                 raise ArchiveError(f"storage {record} has {len(view)} bytes but {numel} elements "
-                                   f"of {dt_name} need {numel * np_dtype.itemsize}")
+                                   f"of {dt.name} need {numel * np_dtype.itemsize}")
             arr = np.frombuffer(view, dtype=np_dtype, count=numel)
             self.arrays[key] = arr
         return arr
+
+
+# dtypes of the `torch.<X>Storage` globals, by Global (interned: looked up by identity).
+_STORAGE_DTYPES: dict[P.Global, Any] = {
+    P.Global("torch", cls): as_dtype(name) for cls, name in P.STORAGE_DTYPES.items()}
+
+
+_INT = {int}
 
 
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
@@ -67,17 +75,22 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
         raise ArchiveError(f"bad tensor record in {where}")
     pid, offset, size, stride = args[:4]
     requires_grad = bool(args[4]) if len(args) > 4 else False
-    if not isinstance(pid, P.PersistentId):
+    if type(pid) is not P.PersistentId:
         raise ArchiveError(f"tensor record without a storage in {where}")
     storage = storages.get(pid.pid, where)
-    if not (isinstance(offset, int) and all(isinstance(x, int) for x in size) and
-            all(isinstance(x, int) for x in stride) and len(size) == len(stride)):
-        raise ArchiveError(f"bad tensor geometry in {where}")
+    geometry = size + stride if type(size) is tuple and type(stride) is tuple else None
+    # (the usual case, tuples of ints, checked with C loops rather than generators)
+    if geometry is None or type(offset) is not int or len(size) != len(stride) or \
+            not set(map(type, geometry)) <= _INT:
+        if not (isinstance(offset, int) and all(isinstance(x, int) for x in size) and
+                all(isinstance(x, int) for x in stride) and len(size) == len(stride)):
+            raise ArchiveError(f"bad tensor geometry in {where}")
+        geometry = tuple(size) + tuple(stride)
     n = storage.size
-    if any(s < 0 for s in size) or any(s < 0 for s in stride) or offset < 0:
+    if offset < 0 or (geometry and min(geometry) < 0):
         raise ArchiveError(f"negative tensor geometry in {where}")
-    if all(s > 0 for s in size):
-        last = offset + sum((s - 1) * st for s, st in zip(size, stride))
+    if 0 not in size:
+        last = offset + sum([(s - 1) * st for s, st in zip(size, stride)])
         if last >= n:
             raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
                                f"storage has {n} elements")
