@@ -98,7 +98,8 @@ def test_writer_top_folder_bytesio_and_buffers(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["../evil", "m/../x", "/abs", "m\\x", "m//x", "m/./x", "C:/x",
-                                  "", "m/\x00"])
+                                  "", "m/\x00", "m/..", "m/.", ".", "..", "m/x/../", "a:",
+                                  "m//", "./m", "m/.../..", "m/\n/.."])
 def test_writer_rejects_unsafe_names(name: str) -> None:
     w = ArchiveWriter()
     with pytest.raises(ArchiveError, match="unsafe record name"):
