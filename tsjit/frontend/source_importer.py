@@ -100,6 +100,10 @@ class SourceImporter:
         # Named types whose declaration is parsed but not built yet (built on first lookup,
         # so declarations may refer to types defined later in the file).
         self.pending: dict[str, Callable[[], None]] = {}
+        # Attribute types by their annotation's text: archive code names types by fully
+        # qualified names, so the same text means the same type anywhere in the archive,
+        # and PythonPrint repeats annotations (`training : bool` in every module class).
+        self.annotation_types: dict[str, T.Type] = {}
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -195,7 +199,7 @@ class SourceImporter:
                 elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
                         target.value.id == "__annotations__":
                     name = eval_constant(target.index)
-                    t.add_attribute(name, compiler.type_from_expr(stmt.value))
+                    t.add_attribute(name, self.annotation_type(compiler, stmt.value))
                 else:
                     raise CompileError("unexpected assignment in an archive class body", stmt.range)
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -205,7 +209,7 @@ class SourceImporter:
                         raise CompileError("a Final constant needs a value", stmt.range)
                     t.constants[stmt.target.id] = eval_constant(stmt.value)
                 else:
-                    t.add_attribute(stmt.target.id, compiler.type_from_expr(ann))
+                    t.add_attribute(stmt.target.id, self.annotation_type(compiler, ann))
             elif isinstance(stmt, ast.Pass):
                 pass
             else:
@@ -213,6 +217,14 @@ class SourceImporter:
         for a in t.attributes:
             a.is_parameter = a.name in params
             a.is_buffer = a.name in buffers
+
+    def annotation_type(self, compiler: FunctionCompiler, e: ast.Expr) -> T.Type:
+        """The type annotation `e` of an attribute denotes (resolved once per text)."""
+        text = e.range.text
+        found = self.annotation_types.get(text)
+        if found is None:
+            found = self.annotation_types[text] = compiler.type_from_expr(e)
+        return found
 
     def named_tuple(self, qualified: str, c: ast.ClassDef) -> T.TupleType:
         compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
