@@ -116,12 +116,16 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
 @op("aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, "
     "bool scale_grad_by_freq=False, int mode=0, bool sparse=False, "
     "Tensor? per_sample_weights=None, bool include_last_offset=False) -> "
-    "(Tensor, Tensor, Tensor, Tensor)")
+    "(Tensor, Tensor, Tensor, Tensor)",
+    "aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, "
+    "bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, "
+    "bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)")
 def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
                   scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False,
                   per_sample_weights: Optional[Tensor] = None,
-                  include_last_offset: bool = False) -> tuple:
-    """Sums (mode 0), means (1) or maxima (2) of bags of embeddings."""
+                  include_last_offset: bool = False, padding_idx: Optional[int] = None) -> tuple:
+    """Sums (mode 0), means (1) or maxima (2) of bags of embeddings; entries equal to
+    padding_idx are left out of their bag (and of a mean's count)."""
     w = weight._a
     idx = indices._a.reshape(-1)
     offs = list(offsets._a.reshape(-1))
@@ -134,12 +138,15 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
         bags = [idx[s:e] for s, e in zip(starts, ends)]
     psw = None if per_sample_weights is None else per_sample_weights._a.reshape(-1)
     out = np.zeros((len(bags), w.shape[1]), np.float64)
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += w.shape[0]
     for b, (bag, s) in enumerate(zip(bags, starts)):
-        if len(bag) == 0:
+        keep = np.ones(len(bag), bool) if padding_idx is None else bag != padding_idx
+        if not keep.any():
             continue
-        rows = acc(w[bag])
+        rows = acc(w[bag[keep]])
         if psw is not None:
-            rows = rows * psw[s:s + len(bag), None]
+            rows = rows * psw[s:s + len(bag)][keep][:, None]
         out[b] = rows.sum(0) if mode == 0 else rows.mean(0) if mode == 1 else rows.max(0)
     empty = wrap(np.zeros(0, np.int64))
     return wrap(out.astype(w.dtype)), empty, empty, empty
