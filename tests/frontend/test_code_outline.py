@@ -11,7 +11,7 @@ import pytest
 
 import tsjit
 from tsjit.frontend import ast as A
-from tsjit.frontend.code_outline import DefSpan, materialize, outline
+from tsjit.frontend.code_outline import DeclSpan, DefSpan, materialize, outline
 from tsjit.frontend.parser import parse
 from tsjit.ir.diagnostics import TsjitError
 
@@ -140,3 +140,19 @@ def test_logical_lines_of_nested_and_continued_brackets(text: str) -> None:
 ])
 def test_unbalanced_brackets_and_open_strings_are_left_to_the_parser(text: str) -> None:
     assert outline(text) is None
+
+
+def test_declarations_with_dotted_types_stay_unparsed() -> None:
+    text = ("class M(Module):\n  w : Tensor\n  sub : __torch__.a.B\n"
+            '  __annotations__["0"] = __torch__.a.B\n  n : None\n  o : Optional[int]\n'
+            "  def forward(self: __torch__.M) -> Tensor:\n    return self.w\n")
+    m = outline(text)
+    assert m is not None
+    w, sub, zero, n, o, _ = m.body[0].body
+    assert [(d.attr, d.type_text) for d in (w, sub, zero)] == \
+        [("w", "Tensor"), ("sub", "__torch__.a.B"), ("0", "__torch__.a.B")]
+    assert all(isinstance(d, DeclSpan) for d in (w, sub, zero))
+    assert isinstance(n, A.AnnAssign) and isinstance(o, A.AnnAssign)
+    assert _dump(sub.type_expr()) == _dump(sub.parse().annotation)
+    assert _dump(zero.type_expr()) == _dump(zero.parse().value)
+    assert _dump(_materialized(m)) == _dump(parse(text))

@@ -8,7 +8,10 @@ level; in class bodies, one-line declarations (`name : Type`, `c : Final[int] = 
 splits a file into logical lines (brackets, strings and comments respected), finds each
 `def` and its extent, and parses the declarations with a small parser for just that
 subset, giving the AST — ranges included — tsjit's parser gives. Each `def` stays a
-`DefSpan`, parsed by tsjit's parser when the function is first compiled.
+`DefSpan`, parsed by tsjit's parser when the function is first compiled; a declaration
+of an attribute with a dotted type (`w : Tensor`, `__annotations__["0"] = __torch__.a.B`,
+most of them) stays a `DeclSpan`, its type's text being all loading needs as a rule
+(`materialize` parses both kinds of span).
 
 Files of any other shape (triple-quoted strings, escapes, continuations, tabs, nested
 classes, expressions beyond names, subscripts and literals...) give None: the caller
@@ -33,6 +36,10 @@ _KEYWORDS = {"and", "as", "assert", "async", "await", "break", "class", "continu
              "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
              "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
              "return", "try", "while", "with", "yield"}
+# An attribute declaration with a dotted type, spaced as PythonPrint spaces it.
+_DOTTED_DECL = re.compile(r"""(?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
+                          r"([A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)")
+_RESERVED = frozenset(_KEYWORDS) | frozenset(_CONSTANTS)
 _DEF = re.compile(r"def +([A-Za-z_][A-Za-z_0-9]*) *\(")
 _CLASS = re.compile(r"class +([A-Za-z_][A-Za-z_0-9]*) *")
 
@@ -50,11 +57,32 @@ class DefSpan(A.Stmt):
         return parse_def_at(self.range.source, self.line_start, self.range.end)
 
 
+@dataclass(frozen=True, eq=False)
+class DeclSpan(A.Stmt):
+    """A class-body declaration of an attribute whose type is a dotted name, not parsed
+    yet: `attr : a.b.C` or `__annotations__["attr"] = a.b.C`. Loading needs only the
+    attribute's name and the type's text (types are found by their text, and PythonPrint
+    repeats them); the statement is parsed if the type is not known yet."""
+
+    attr: str
+    type_text: str
+
+    def parse(self) -> A.Stmt:
+        """The AnnAssign or Assign statement, as the declaration parser gives it."""
+        return _Parser(self.range.source, self.range.start, self.range.end).statement()
+
+    def type_expr(self) -> A.Expr:
+        """The type's expression (with its range in the file), which ends the line."""
+        end = self.range.end
+        return _Parser(self.range.source, end - len(self.type_text), end).expr()
+
+
 def materialize(stmt: A.Stmt) -> A.Stmt:
-    """`stmt` with every DefSpan in it (or in its class body) parsed."""
-    if isinstance(stmt, DefSpan):
+    """`stmt` with every DefSpan and DeclSpan in it (or in its class body) parsed."""
+    if isinstance(stmt, (DefSpan, DeclSpan)):
         return stmt.parse()
-    if isinstance(stmt, A.ClassDef) and any(isinstance(s, DefSpan) for s in stmt.body):
+    if isinstance(stmt, A.ClassDef) and any(isinstance(s, (DefSpan, DeclSpan))
+                                            for s in stmt.body):
         return A.ClassDef(stmt.range, stmt.name, stmt.bases,
                           tuple(materialize(s) for s in stmt.body), stmt.decorators)
     return stmt
@@ -139,12 +167,30 @@ class _Outliner:
                 stmt, j = self.function(lines, j)
                 body.append(stmt)
                 continue
-            body.append(_Parser(self.src, line.code, line.end).statement())
+            body.append(self.declaration(line) or
+                        _Parser(self.src, line.code, line.end).statement())
             j += 1
         if not body:
             raise _Unsupported()
         return A.ClassDef(self.src.range(header.code, body[-1].range.end), m.group(1),
                           bases, tuple(body)), j
+
+
+    def declaration(self, line: _Line) -> Optional[DeclSpan]:
+        """The line as a DeclSpan, if it is an attribute declaration with a dotted type in
+        PythonPrint's spelling; None for the parser to take it."""
+        m = _DOTTED_DECL.fullmatch(self.text, line.code, line.end)
+        if m is None:
+            return None
+        attr, key, type_text = m.groups()
+        names = type_text.split(".")
+        if attr is not None:
+            names.append(attr)
+        else:
+            attr = key[1:-1]
+        if not _RESERVED.isdisjoint(names):
+            return None     # the parser's to take (or reject)
+        return DeclSpan(self.src.range(line.code, line.end), attr, type_text)
 
 
 class _Parser:

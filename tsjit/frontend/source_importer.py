@@ -16,7 +16,7 @@ from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .builtins import lookup_builtin
-from .code_outline import DefSpan, materialize, outline
+from .code_outline import DeclSpan, DefSpan, materialize, outline
 from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import parse
@@ -187,7 +187,12 @@ class SourceImporter:
         buffers: list[str] = []
         compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
         for stmt in c.body:
-            if isinstance(stmt, (ast.Def, DefSpan)):
+            if isinstance(stmt, DeclSpan):
+                # (the type's expression is parsed only if its text is new to the archive)
+                found = self.annotation_types.get(stmt.type_text)
+                t.add_attribute(stmt.attr, found or self.annotation_type(compiler,
+                                                                        stmt.type_expr()))
+            elif isinstance(stmt, (ast.Def, DefSpan)):
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
