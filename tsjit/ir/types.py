@@ -312,6 +312,8 @@ def is_subtype(a: Type, b: Type) -> bool:
         if isinstance(a, OptionalType):
             return is_subtype(NoneType, b) and is_subtype(a.elem, b)
         return any(is_subtype(a, t) for t in b.types)
+    if isinstance(a, UnionType):
+        return all(is_subtype(t, b) for t in a.types)   # Union[int, float] is a Scalar
     if b == NumberType:
         return a in (IntType, FloatType, ComplexType, BoolType)
     if isinstance(a, TupleType) and isinstance(b, TupleType):
