@@ -16,8 +16,10 @@ def _blocks(size: Sequence[int], kernel: Sequence[int], dilation: Sequence[int],
             for s, k, d, p, st in zip(size, kernel, dilation, padding, stride)]
 
 
-def _check_fold_args(kernel: Sequence[int], dilation: Sequence[int], padding: Sequence[int],
-                     stride: Sequence[int]) -> None:
+def _check_fold_args(self: Tensor, name: str, kernel: Sequence[int], dilation: Sequence[int],
+                     padding: Sequence[int], stride: Sequence[int]) -> None:
+    if self.dtype.kind not in "fc":
+        raise not_implemented(name, self.dtype)
     if min(kernel) <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
                            f"{kernel[0]} kernel_width: {kernel[1]}")
@@ -42,9 +44,7 @@ def im2col(self: Tensor, kernel_size: Sequence[int], dilation: Sequence[int],
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: "
                            f"{fmt_shape(a.shape)}")
-    _check_fold_args(kernel_size, dilation, padding, stride)
-    if self.dtype.kind not in "fc":
-        raise not_implemented("im2col_out_cpu", self.dtype)
+    _check_fold_args(self, "im2col_out_cpu", kernel_size, dilation, padding, stride)
     x = a if a.ndim == 4 else a[None]
     n, c, h, w = x.shape
     oh, ow = _blocks((h, w), kernel_size, dilation, padding, stride)
@@ -75,9 +75,7 @@ def col2im(self: Tensor, output_size: Sequence[int], kernel_size: Sequence[int],
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
                            f"batch size and non-zero dimensions for input, but got: "
                            f"{fmt_shape(a.shape)}")
-    _check_fold_args(kernel_size, dilation, padding, stride)
-    if self.dtype.kind not in "fc":
-        raise not_implemented("col2im_out_cpu", self.dtype)
+    _check_fold_args(self, "col2im_out_cpu", kernel_size, dilation, padding, stride)
     (kh, kw), (dh, dw), (ph, pw), (sh, sw) = kernel_size, dilation, padding, stride
     h, w = int(output_size[0]), int(output_size[1])
     x = a if a.ndim == 3 else a[None]

@@ -120,6 +120,8 @@ def float_power(self: Any, exponent: Any) -> Tensor:
             complex(exponent).imag == 0 and complex(exponent).real in _COMPLEX_POW_SPECIAL:
         # a Python exponent of 0, +-0.5, 1, 2, 3, -1, -2 takes PyTorch's dedicated formulas
         return wrap(np.asarray(_COMPLEX_POW_SPECIAL[complex(exponent).real](a)))
+    if not isinstance(self, Tensor) and complex(self) == 1:
+        return wrap(np.ones_like(b))     # PyTorch: 1 ** anything is 1, NaN included
     # other complex powers are exp(b log a) in PyTorch (0 ** 0 is NaN there, 1 in numpy)
     return wrap(np.asarray(np.exp(b * np.log(a))))
 
