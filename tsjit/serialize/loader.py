@@ -110,6 +110,9 @@ class _ObjectLoader:
         self.storages = storages
         self.where = where
         self.done: dict[int, Any] = {}
+        # class type and attribute name -> slot, by the pickle's class Global (objects of a
+        # class come in numbers: the layers of a ModuleList)
+        self.classes: dict[P.Global, tuple[T.ClassType, dict[str, int]]] = {}
 
     def value(self, v: Any) -> Any:
         if v is None or isinstance(v, (bool, int, float, str)):
@@ -153,7 +156,31 @@ class _ObjectLoader:
         raise ArchiveError(f"unsupported global {f.qualname} in {self.where}")
 
     def object(self, po: P.Object) -> Object:
-        name = po.cls.qualname
+        found = self.classes.get(po.cls)
+        if found is None:
+            found = self.classes[po.cls] = self.load_class(po.cls)
+        t, slots = found
+        obj = Object(t)
+        self.done[id(po)] = obj
+        setstate = t.methods.get("__setstate__")
+        if setstate is not None:
+            call_function(setstate, [obj, self.value(po.state)])
+            return obj
+        state = po.state
+        if not isinstance(state, dict):
+            raise ArchiveError(f"the state of a {po.cls.qualname} object in {self.where} is "
+                               "not a dict")
+        for k, v in state.items():
+            i = slots.get(k) if type(k) is str else None
+            if i is None:
+                raise ArchiveError(f"{self.where} sets attribute '{k}', which class "
+                                   f"{po.cls.qualname} does not declare")
+            obj.slots[i] = self.value(v)
+        return obj
+
+    def load_class(self, cls: P.Global) -> tuple[T.ClassType, dict[str, int]]:
+        """The archive's class `cls` and the slots of its attributes by name."""
+        name = cls.qualname
         if not name.startswith("__torch__"):
             raise ArchiveError(f"unsupported class {name} in {self.where}")
         try:
@@ -163,22 +190,10 @@ class _ObjectLoader:
             raise
         if not isinstance(t, T.ClassType):
             raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
-        obj = Object(t)
-        self.done[id(po)] = obj
-        setstate = t.methods.get("__setstate__")
-        if setstate is not None:
-            call_function(setstate, [obj, self.value(po.state)])
-            return obj
-        state = po.state
-        if not isinstance(state, dict):
-            raise ArchiveError(f"the state of a {name} object in {self.where} is not a dict")
-        for k, v in state.items():
-            i = t.attribute_slot(k)
-            if i < 0:
-                raise ArchiveError(f"{self.where} sets attribute '{k}', which class {name} "
-                                   "does not declare")
-            obj.slots[i] = self.value(v)
-        return obj
+        slots: dict[str, int] = {}
+        for i, a in enumerate(t.attributes):
+            slots.setdefault(a.name, i)     # the first, as ClassType.attribute_slot finds
+        return t, slots
 
 
 def origin_map(text: str, records: list[DebugRecord]) -> list:
