@@ -227,3 +227,32 @@ def test_archive_code_reaches_only_registered_operators(tmp_path, call):
     with pytest.raises(TsjitError, match=r"model/code/__torch__/model_mlp.py:\d+:\d+"):
         m.hidden(tsjit.ones(2, 6))
     assert not sentinel.exists()
+
+
+def _edit_root_state(tmp_path, change):
+    """model_mlp with data.pkl's root object state replaced by change(state)."""
+    def edit(name, data):
+        if name != "model/data.pkl":
+            return data
+        root = unpickle(data, name)
+        root.state = change(dict(root.state))
+        return pickle_value(root)
+    return _rezip(tmp_path, edit)
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda s: {**s, "sneaky": 1}, "sets attribute 'sneaky', which class "
+                                   "__torch__.model_mlp.MLP does not declare"),
+    (lambda s: {**s, 7: 1}, "sets attribute '7', which class"),
+    (lambda s: [1, 2], "state of a __torch__.model_mlp.MLP object .* is not a dict"),
+])
+def test_object_states_that_do_not_fit_their_class(tmp_path, change, message):
+    with pytest.raises(ArchiveError, match=message):
+        tsjit.load(_edit_root_state(tmp_path, change))
+
+
+def test_objects_of_one_class_get_their_own_attribute_values(tmp_path):
+    m = tsjit.load(case_path("model_mlp"))
+    layers = [x for x in m.features.children() if hasattr(x, "weight")]
+    assert len(layers) > 1 and len({id(x.weight) for x in layers}) == len(layers)
+    assert len({tuple(x.weight.shape) for x in layers}) > 1
