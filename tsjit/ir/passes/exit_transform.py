@@ -70,23 +70,22 @@ def _transform(b: Block, kind: str, types: list[T.Type]) -> tuple[int, Optional[
         if n.kind != "prim::If":
             i += 1
             continue
-        results = [_transform(sub, kind, types) for sub in n.blocks]
-        if all(r[0] == NEVER for r in results):
+        statuses = [_status(sub, kind) for sub in n.blocks]
+        if all(x == NEVER for x in statuses):
             i += 1
             continue
-        for sub, (status, flag, values) in zip(n.blocks, results):
-            if status == NEVER:
-                flag, values = _const(sub, False), [_uninit(sub, t) for t in types]
-            elif status == ALWAYS:
-                flag = _const(sub, True)
-            sub.register_output(flag)
-            for v in values:
-                sub.register_output(v)
-        flag_out = n.add_output(T.BoolType)
-        exits = [n.add_output(t) for t in types]
+        if ALWAYS in statuses:
+            # The rest of the block runs only on the branch that goes on: move it there
+            # (no guard needed, see _tail).
+            _continue_in(b, i, n.blocks[1 - statuses.index(ALWAYS)],
+                         n.blocks[statuses.index(ALWAYS)])
+        results = [_transform(sub, kind, types) for sub in n.blocks]
+        flag_out, exits = _exit_outputs(n, results, types)
         if all(r[0] == ALWAYS for r in results):
             _kill_from(b, i + 1)
             return ALWAYS, None, exits
+        if ALWAYS in statuses:
+            return MAYBE, flag_out, exits       # nothing is left after the if
         return _guard_rest(b, i, flag_out, exits, kind, types)
     return NEVER, None, []
 
@@ -128,25 +127,101 @@ def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
     return MAYBE, new_flag, new_exits
 
 
-def _finish_target(b: Block, kind: str, types: list[T.Type]) -> None:
-    """Make the target block's outputs the exit values when it exited."""
-    status, flag, values = _transform(b, kind, types)
-    if status == NEVER:
+def _status(b: Block, kind: str) -> int:
+    """Whether `b` leaves by an exit of `kind` never, maybe or always (no changes made)."""
+    maybe = False
+    for n in b.nodes:
+        if n.kind == kind:
+            return ALWAYS
+        if n.kind == "prim::If":
+            s = [_status(sub, kind) for sub in n.blocks]
+            if all(x == ALWAYS for x in s):
+                return ALWAYS
+            maybe = maybe or any(x != NEVER for x in s)
+    return MAYBE if maybe else NEVER
+
+
+def _tail(b: Block, kind: str, types: list[T.Type]) -> None:
+    """Remove exits of `kind` from `b`, whose outputs are the target's own: an exit's
+    values simply become them.
+
+    An `if` one of whose branches always exits takes the rest of the block into its other
+    branch, so no flag is needed (`if c: return 1` / `y = ...` becomes `if c: 1 else:
+    ...`), as PyTorch lowers it. Otherwise a flag and a guard carry the exit on.
+    """
+    i = 0
+    while i < len(b.nodes):
+        n = b.nodes[i]
+        if n.kind == kind:
+            values = list(n.inputs)
+            n.remove_all_inputs()
+            _kill_from(b, i)
+            for k, v in enumerate(values):
+                b.return_node.replace_input(k, v)
+            return
+        if n.kind != "prim::If":
+            i += 1
+            continue
+        statuses = [_status(sub, kind) for sub in n.blocks]
+        if all(x == NEVER for x in statuses):
+            i += 1
+            continue
+        if ALWAYS in statuses:
+            leave = n.blocks[statuses.index(ALWAYS)]
+            go_on = n.blocks[1 - statuses.index(ALWAYS)]
+            _continue_in(b, i, go_on, leave)
+            _tail(leave, kind, types)
+            _tail(go_on, kind, types)
+            return
+        results = [_transform(sub, kind, types) for sub in n.blocks]
+        flag, exits = _exit_outputs(n, results, types)
+        guard = b.graph.create("prim::If", [flag], 0)
+        guard.insert_after(n)
+        exited, go_on = guard.add_block(), guard.add_block()
+        for v in exits:
+            exited.register_output(v)
+        _continue_in(b, b.nodes.index(guard), go_on, exited)
+        _tail(go_on, kind, types)
         return
-    if status == ALWAYS:
-        for k, v in enumerate(values):
-            b.return_node.replace_input(k, v)
-        return
-    select = b.graph.create("prim::If", [flag], 0)
-    b.append(select)
-    then, orelse = select.add_block(), select.add_block()
-    normal = list(b.outputs)
-    for v in values:
-        then.register_output(v)
-    for v in normal:
-        orelse.register_output(v)
-    for k, v in enumerate(normal):
-        b.return_node.replace_input(k, select.add_output(v.type))
+
+
+def _continue_in(b: Block, i: int, go_on: Block, other: Block) -> None:
+    """Move the nodes of `b` after its `i`th node (an if) into that if's branch `go_on`,
+    which then computes `b`'s outputs; `other` gives them too (left uninitialized when it
+    gives none: it is the exiting branch, whose exit will set them)."""
+    n = b.nodes[i]
+    rest = b.nodes[i + 1:]
+    # After the move the rest sees the if's results as `go_on` computes them.
+    for k, out in enumerate(n.outputs):
+        out.replace_all_uses_with(go_on.outputs[k])
+    for k in reversed(range(len(n.outputs))):
+        for sub in n.blocks:
+            sub.return_node.remove_input(k)
+        n.erase_output(k)
+    for m in rest:
+        b.nodes.remove(m)
+        m.owning_block = None
+        go_on.append(m)
+    provided = len(other.outputs)
+    for k, v in enumerate(list(b.outputs)):
+        go_on.register_output(v)
+        if k >= provided:
+            other.register_output(_uninit(other, v.type))
+        b.return_node.replace_input(k, n.add_output(v.type))
+
+
+def _exit_outputs(n: Node, results: list, types: list[T.Type]) -> tuple[Value, list[Value]]:
+    """Give if `n` a has-exited flag and the exit values as outputs, from its branches'
+    `_transform` results."""
+    for sub, (status, flag, values) in zip(n.blocks, results):
+        if status == NEVER:
+            flag, values = _const(sub, False), [_uninit(sub, t) for t in types]
+        elif status == ALWAYS:
+            flag = _const(sub, True)
+        sub.register_output(flag)
+        for v in values:
+            sub.register_output(v)
+    return n.add_output(T.BoolType), [n.add_output(t) for t in types]
 
 
 def _loops(b: Block) -> list[Node]:
@@ -165,6 +240,6 @@ def run(graph: Graph) -> bool:
         return False
     for loop in _loops(graph.block):      # innermost first
         body = loop.blocks[0]
-        _finish_target(body, CONTINUATION, [v.type for v in body.outputs])
-    _finish_target(graph.block, RETURN, [v.type for v in graph.outputs])
+        _tail(body, CONTINUATION, [v.type for v in body.outputs])
+    _tail(graph.block, RETURN, [v.type for v in graph.outputs])
     return True
