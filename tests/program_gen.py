@@ -51,6 +51,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -622,6 +623,17 @@ class _Builder:
         finally:
             self.none_tests = saved
 
+    def raise_condition(self) -> str:
+        """A condition that names a variable: one known at compile time (`True`,
+        `0 < 0`) would make the raise unconditional, and whatever pure expression came
+        before it dead code, which TorchScript removes, raising or not, where Python
+        evaluates it (e.g. an index out of range)."""
+        names = list(self.scope.vars) + list(self.scope.readonly)
+        c = self.condition()
+        if not any(re.search(rf"\b{re.escape(n)}\b", c) for n in names):
+            c = f"({c}) and len(str({self.pick(names)})) >= 0" if names else c
+        return c
+
     @contextlib.contextmanager
     def pure(self) -> Iterator[None]:
         """Expressions that cannot raise: the operands of and/or, conditional expressions
@@ -677,7 +689,7 @@ class _Builder:
             c = self.condition()
             return [f"{indent}if {c}:", f"{indent}    {self.jump()}"]
         if kind == 9:
-            c = self.condition()
+            c = self.raise_condition()
             if self.chance(50):
                 return [f"{indent}if {c}:", f"{indent}    raise ValueError(\"generated\")"]
             return [f"{indent}assert {c}, \"generated\""]

@@ -106,3 +106,29 @@ def f(a: int) -> int:
             return 10
     return -1
 """, (1,), (0,), (-1,), (5,))
+
+
+def test_loop_whose_result_is_unused_still_raises():
+    # The loop's carried value is read in its body, so (as in PyTorch) the loop stays even
+    # though the raise below makes its result unused: its IndexError comes first.
+    _check("""
+def f(a0: List[str]) -> Tuple[List[str], str]:
+    v0: str = ''
+    for i_1 in range(3):
+        v0 += a0[0][:12]
+    if True:
+        raise ValueError("generated")
+    return (a0, v0)
+""", ([],), (["abc"],))
+
+
+def test_loop_that_may_break_stays():
+    # Its condition is computed in the body: the loop decides when it stops, and stays
+    # (as in PyTorch) though nothing reads its results, so its ValueError is raised.
+    _check("""
+def f(a0: bool) -> bool:
+    for i in range(3):
+        if ([0].index(1) < 0):
+            break
+    return a0
+""", (True,))

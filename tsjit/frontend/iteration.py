@@ -59,8 +59,11 @@ def iteration(c: Any, sv: SugaredValue, rng: SourceRange) -> Iteration:
         return Iteration(length, lambda trip: c.emit_tuple([p.get(trip) for p in parts], rng))
     if isinstance(it, EnumerateValue):
         inner = iteration(c, it.inner, rng)
-        counter = RangeValue(it.start, c.emit_constant(INT64_MAX, rng), c.emit_constant(1, rng), False)
-        count = _range(c, counter, rng, length=False)
+        if c.constant_of(it.start) == 0 and type(c.constant_of(it.start)) is int:
+            count = Iteration(inner.length, lambda trip: trip)   # the trip number itself
+        else:
+            counter = RangeValue(it.start, c.emit_constant(INT64_MAX, rng), c.emit_constant(1, rng), False)
+            count = _range(c, counter, rng, length=False)
         length = _shortest(c, [c.emit_constant(INT64_MAX, rng), inner.length], rng)
         return Iteration(length, lambda trip: c.emit_tuple([count.get(trip), inner.get(trip)], rng))
     if isinstance(it, Iteration):

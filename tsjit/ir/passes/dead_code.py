@@ -1,7 +1,7 @@
 """Dead code elimination: remove nodes without side effects whose outputs nobody uses."""
 from __future__ import annotations
 
-from ..graph import Block, Graph, Node
+from ..graph import Block, Graph, Node, Value
 
 # Nodes that must stay even when their outputs are unused.
 SIDE_EFFECT_KINDS = {
@@ -50,6 +50,10 @@ def _drop_unused_outputs(n: Node) -> bool:
     return changed
 
 
+def _constant_true(v: Value) -> bool:
+    return v.node.kind == "prim::Constant" and v.node.attrs.get("value") is True
+
+
 def _sweep(b: Block) -> tuple[bool, bool]:
     """Remove the dead nodes of `b`, innermost blocks first: (whether anything changed,
     whether a node left in `b` has side effects)."""
@@ -64,6 +68,12 @@ def _sweep(b: Block) -> tuple[bool, bool]:
         # has_side_effects(n) for an if/loop is whether a node left in its blocks has
         # some: the sweep of those blocks just found that out, so it is not walked again.
         effect = inner_effects if n.kind in ("prim::If", "prim::Loop") else has_side_effects(n)
+        # A loop that still carries a value reads it in its body (unread ones were just
+        # dropped), and one whose body computes its condition (a break) decides when it
+        # stops: like PyTorch, such a loop stays even when nothing reads its results, so
+        # that what its body may raise is still raised.
+        if n.kind == "prim::Loop" and (n.outputs or not _constant_true(n.blocks[0].outputs[0])):
+            effect = True
         if not effect and all(not o.uses for o in n.outputs):
             n.destroy()
             changed = True
