@@ -94,6 +94,9 @@ class PythonResolver(Resolver):
         pyfn = self.script.unused_methods.get((id(t), name))
         if pyfn is not None:
             return IgnoredMethod(pyfn, self)
+        pyfn = self.script.ignored_methods.get((id(t), name))
+        if pyfn is not None:
+            return PythonCall(pyfn, self, obj, t)
         fn = self.script.function_attributes.get((id(t), name))
         if fn is not None:
             return self.to_sugared(fn, name, c, rng)
@@ -147,6 +150,29 @@ class IgnoredMethod(SugaredValue):
         if ret == T.NoneType:
             return SimpleValue(c.emit_constant(None, rng))
         return SimpleValue(c.insert("prim::Uninitialized", [], [ret], rng).output())
+
+
+class PythonCall(SugaredValue):
+    """A call of an @ignore function or method: Python runs it when the code runs, as in
+    PyTorch (`prim::PythonOp`; code that holds one cannot be saved)."""
+
+    kind = "an ignored Python function"
+
+    def __init__(self, pyfn: Any, resolver: "PythonResolver", self_value: Any = None,
+                 owner: Optional[T.ClassType] = None) -> None:
+        self.pyfn, self.resolver = pyfn, resolver
+        self.self_value, self.owner = self_value, owner
+
+    def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
+        from .schema_matching import NamedValue, match_schemas
+        schema = self.resolver.script.python_schema(self.pyfn, self.owner)
+        if self.self_value is not None:
+            args = [NamedValue(self.self_value)] + list(args)
+        m = match_schemas(c, [schema], args, kwargs, rng, what=self.pyfn.__name__)
+        n = c.insert("prim::PythonOp", m.inputs, m.return_types, rng)
+        n.attrs["name"] = self.pyfn.__name__
+        n.attrs["function"] = self.pyfn
+        return SimpleValue(c.pack_outputs(n, rng))
 
 
 __all__ = ["Resolver", "PythonResolver", "PythonModuleValue", "ClassValue", "SimpleValue"]

@@ -27,7 +27,7 @@ from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
 from .parser import parse_def
-from .resolver import PythonModuleValue, PythonResolver
+from .resolver import PythonCall, PythonModuleValue, PythonResolver
 from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
                       SimpleValue, SugaredValue)
 
@@ -72,6 +72,7 @@ class ScriptCompiler:
         self.classes: dict[Any, T.Type] = {}
         self.module_types: dict[tuple, T.ClassType] = {}
         self.unused_methods: dict[tuple[int, str], Any] = {}
+        self.ignored_methods: dict[tuple[int, str], Any] = {}
         self.function_attributes: dict[tuple[int, str], Any] = {}
 
     # --- Python objects seen from scripted code ------------------------------------
@@ -111,6 +112,8 @@ class ScriptCompiler:
         if dispatch is not None:
             return BooleanDispatchValue(
                 dispatch, lambda fn, c2, r2: self.python_value(fn, name, c2, r2))
+        if inspect.isfunction(obj) and getattr(obj, "__tsjit_ignore__", False):
+            return PythonCall(obj, c.resolver)
         if inspect.isfunction(obj):
             return FunctionValue(self.function(obj))
         if isinstance(obj, typing.TypeVar) or getattr(obj, "__origin__", None) is not None:
@@ -157,6 +160,17 @@ class ScriptCompiler:
             ret = comp.type_from_expr(d.returns) if d.returns is not None else T.NoneType
             t.methods[name] = FunctionSchema(name, "", tuple(args), (Argument("", ret),))
         return t
+
+    def python_schema(self, pyfn: Any, owner: Optional[T.ClassType] = None) -> Any:
+        """The schema of a Python function left to Python (@ignore), from its annotations
+        (unannotated parameters are Tensors, a missing return annotation is None)."""
+        from ..ir.schema import Argument, FunctionSchema
+        d = parse_python_def(pyfn)
+        resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
+        comp = FunctionCompiler(self.cu, resolver, Function(pyfn.__qualname__), d, owner)
+        args = comp.emit_params(d)
+        ret = comp.type_from_expr(d.returns) if d.returns is not None else T.NoneType
+        return FunctionSchema(pyfn.__name__, "", tuple(args), (Argument("", ret),))
 
     def script_named_tuple(self, cls: type) -> T.TupleType:
         """A typing.NamedTuple class as a named tuple type (fields typed by annotations)."""
@@ -300,10 +314,14 @@ class ScriptCompiler:
             for name, member in vars(klass).items():
                 if not inspect.isfunction(member):
                     continue
-                if getattr(member, "__tsjit_ignore__", False) or \
-                        getattr(member, "__tsjit_unused__", False):
+                if getattr(member, "__tsjit_unused__", False):
                     # Calls compile to a raise, as the saved archive will have it.
                     self.unused_methods[(id(t), name)] = member
+                    t.methods.pop(name, None)
+                    continue
+                if getattr(member, "__tsjit_ignore__", False):
+                    # Calls run the Python method (see resolver.PythonCall).
+                    self.ignored_methods[(id(t), name)] = member
                     t.methods.pop(name, None)
                     continue
                 self.method(t, name, member)

@@ -113,6 +113,20 @@ def create_object(t: T.ClassType) -> Callable[[], Object]:
     return create
 
 
+# How values cross into Python code that TorchScript calls (@ignore functions): module
+# objects are seen as ScriptModules. jit/ installs the conversions (the interpreter knows
+# nothing of jit/); until then values cross as they are.
+PYTHON_VALUES: dict[str, Callable[[Any], Any]] = {"to": lambda v: v, "from": lambda v: v}
+
+
+def python_op(fn: Callable) -> Callable:
+    """The kernel of a `prim::PythonOp`: call the Python function."""
+    def call(*args: Any) -> Any:
+        to_python = PYTHON_VALUES["to"]
+        return PYTHON_VALUES["from"](fn(*[to_python(a) for a in args]))
+    return call
+
+
 def prim_kernel(n: Node) -> Callable:
     """The kernel for a structural prim:: node, specialised to the node where needed."""
     k = n.kind
@@ -142,4 +156,6 @@ def prim_kernel(n: Node) -> Callable:
         return tolist
     if k == "prim::CreateObject":
         return create_object(n.output().type)
+    if k == "prim::PythonOp":
+        return python_op(n.attrs["function"])
     raise KeyError(k)

@@ -9,6 +9,7 @@ import numpy as np
 from ..interpreter import Object, call_function
 from ..interpreter.errors import ScriptError
 from ..interpreter.objects import UNINITIALIZED
+from ..interpreter.prim_kernels import PYTHON_VALUES
 from ..ir import Function, Graph
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
@@ -127,6 +128,10 @@ def _wrap_result(v: Any) -> Any:
     if isinstance(v, Object) and v.type.is_module:
         return ScriptModule(v)
     return v
+
+
+def _unwrap(v: Any) -> Any:
+    return v._c if isinstance(v, ScriptModule) else v
 
 
 class ScriptModule:
@@ -288,3 +293,7 @@ class ScriptModule:
 
 __all__ = ["ScriptModule", "ScriptMethod", "ScriptFunction", "ArgumentError", "ScriptError",
            "Optional"]
+
+
+# Python code called from TorchScript (@ignore) sees modules as ScriptModules.
+PYTHON_VALUES.update({"to": _wrap_result, "from": _unwrap})

@@ -59,7 +59,7 @@ def print_code_files(roots: list[Any], constants: Optional[ConstantTable] = None
         path = qualifier_path(qualified)
         p = printers.get(path)
         if p is None:
-            p = printers[path] = PythonPrinter(constants)
+            p = printers[path] = PythonPrinter(constants, archive=True)
         deps: list = []
         p.on_dependency = deps.append
         if isinstance(obj, Function):

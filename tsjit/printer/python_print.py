@@ -75,7 +75,9 @@ class PythonPrinter:
     """Prints the code objects of one `code/` file."""
 
     def __init__(self, constants: Optional[ConstantTable] = None,
-                 on_dependency: Optional[Callable[[Any], None]] = None) -> None:
+                 on_dependency: Optional[Callable[[Any], None]] = None,
+                 archive: bool = False) -> None:
+        self.archive = archive      # printing an archive's code/ (not `.code` for reading)
         self.w = TaggedWriter()
         self.constants = constants or ConstantTable()
         self.on_dependency = on_dependency or (lambda dep: None)
@@ -552,6 +554,12 @@ class PythonPrinter:
             return f"({self.expr(ins[0])}).value"
         if k == "prim::Print":
             return f"print({self.args(ins)})"
+        if k == "prim::PythonOp":
+            if self.archive:
+                raise TsjitError(f"Could not export Python function call '{n.attrs['name']}'. "
+                                 "Remove calls to Python functions (@ignore) before export, "
+                                 "or mark them @unused", n.source_range)
+            return f"^{n.attrs['name']}()({self.args(ins)})"   # as PyTorch shows it
         if k == "prim::RaiseException":
             # The exception class argument is left out when it is None (its default).
             shown = ins[:1] if len(ins) == 2 and _constant(ins[1]) is None else ins

@@ -7,6 +7,7 @@ from ..graph import Block, Graph, Node, Value
 SIDE_EFFECT_KINDS = {
     "prim::SetAttr", "prim::RaiseException", "prim::Print", "prim::CallMethod",
     "prim::CallFunction", "prim::If", "prim::Loop", "aten::warn", "prim::ListUnpack",
+    "prim::PythonOp",
 }
 
 
