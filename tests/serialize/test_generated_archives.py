@@ -1,0 +1,70 @@
+"""Differential, archive level: generated programs (tests/program_gen.py) scripted and
+saved by PyTorch, loaded and run by tsjit, give PyTorch's results; tsjit's re-save is
+stable (no jitter) and PyTorch runs it with the same results. This exercises the
+importer on the code PyTorch itself prints, beyond the corpus."""
+import copy
+import importlib.util
+import os
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+import program_gen as pg
+import tsjit
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
+
+
+def _module_source(program: pg.Program) -> str:
+    """The program and a module whose forward calls it (archives hold modules)."""
+    header = program.source.split("def f(", 1)[1].split("\n", 1)[0]
+    ret = header.rsplit("->", 1)[1].rstrip(":").strip() if "->" in header else "None"
+    params = ", ".join(f"{n}: {t}" for n, t in program.params)
+    names = ", ".join(n for n, _ in program.params)
+    return ("from typing import Dict, List, Optional, Tuple\nimport torch\n\n" + program.source +
+            f"\n\nclass M(torch.nn.Module):\n    def forward(self, {params}) -> {ret}:\n"
+            f"        return f({names})\n")
+
+
+def _run(fn, args) -> pg.Outcome:
+    try:
+        return pg.Outcome(fn(*copy.deepcopy(args)))
+    except Exception as e:   # both raise under their own kinds; compare that they raise
+        return pg.Outcome(error="RuntimeError", message=str(e).strip().splitlines()[-1])
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(program=pg.programs())
+def test_pytorch_archives_of_generated_programs(program, tmp_path_factory):
+    # PyTorch's int `%` by zero kills the process (SIGFPE): such programs are not run.
+    assume(pg.run_python(program.source, program.args).error != "ZeroDivisionError")
+    tmp = str(tmp_path_factory.mktemp("gen"))
+    path = os.path.join(tmp, "generated_module.py")
+    with open(path, "w") as fh:
+        fh.write(_module_source(program))
+    spec = importlib.util.spec_from_file_location(f"generated_module_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scripted = torch.jit.script(module.M())
+        torch.jit.save(scripted, os.path.join(tmp, "m.pt"))
+    expected = _run(scripted, program.args)
+    loaded = tsjit.load(os.path.join(tmp, "m.pt"))
+    got = _run(loaded, program.args)
+    assert pg.same_outcome(expected, got, kinds=False), \
+        f"\n{program.source}\nargs: {program.args!r}\ntorch {expected}\ntsjit {got}"
+    os.makedirs(os.path.join(tmp, "a"))
+    os.makedirs(os.path.join(tmp, "b"))
+    first, second = os.path.join(tmp, "a", "r.pt"), os.path.join(tmp, "b", "r.pt")
+    tsjit.save(loaded, first)
+    tsjit.save(tsjit.load(first), second)
+    with open(first, "rb") as a, open(second, "rb") as b:
+        assert a.read() == b.read(), f"re-saving jitters:\n{program.source}"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = _run(torch.jit.load(first), program.args)
+    assert pg.same_outcome(expected, back, kinds=False), \
+        f"\n{program.source}\ntorch on tsjit's re-save: {back}"
