@@ -7,8 +7,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 from hypothesis import settings  # noqa: E402
 
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).
-settings.register_profile("tsjit", deadline=None)
-settings.load_profile("tsjit")
+# Examples are derandomized so that a run (and CI) is reproducible; TSJIT_FUZZ=1 draws
+# fresh ones each run, to look for new failures.
+settings.register_profile("tsjit", deadline=None, derandomize=True)
+settings.register_profile("fuzz", deadline=None)
+settings.load_profile("fuzz" if os.environ.get("TSJIT_FUZZ") else "tsjit")
 
 
 def pytest_addoption(parser):
