@@ -22,21 +22,10 @@ CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "corpus")
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench")
 
 
-class _LarkLoop:
-    """Stands in for the driver: hands the text to lark's own lexer and parse loop."""
-
-    def tokens(self, text: str) -> Iterator[Any]:
-        self.text = text
-        return iter(())
-
-    def parse(self, tokens: Iterator[Any], start: str) -> Any:
-        return P._get_lark().parse(self.text, start=start)
-
-
 def _with_lark(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> Any:
     P._get_lark()
     with monkeypatch.context() as m:
-        m.setattr(P, "_driver", _LarkLoop())
+        m.setattr(P, "_driver", P.LarkLoop(P._get_lark()))
         return fn(*args)
 
 
@@ -104,3 +93,20 @@ def test_expressions_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in ["a if b else c", "x[1:2, ::3]", "f(*a, k=1)", "f'{x!r:>{w}}'", "-2**-1",
                  "[i for i in range(3) if i]", "{k: v for k, v in d.items()}"]:
         assert _ranged(P.parse_expr(text)) == _with_lark(monkeypatch, lambda: _ranged(P.parse_expr(text)))
+
+
+def test_falls_back_to_lark_when_its_internals_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A lark release whose tables or lexer _Driver cannot read must still parse.
+    text = "def f(x: int) -> int:\n    return x + 1\n"
+    expected = repr(_ranged(P.parse(text, "f.py")))
+
+    def unreadable(parser: Any) -> Any:
+        raise AttributeError("no such lark internal")
+    with monkeypatch.context() as m:
+        m.setattr(P, "_Driver", unreadable)
+        m.setattr(P, "_lark", None)
+        assert repr(_ranged(P.parse(text, "f.py"))) == expected
+        assert isinstance(P._driver, P.LarkLoop)
+    P._lark = None          # rebuild with the fast driver for the tests that follow
+    P._get_lark()
+    assert isinstance(P._driver, P._Driver)

@@ -205,9 +205,29 @@ def _get_lark() -> Any:
                                    cache=cache or False, **options)
                 _check_builder(parser)
                 global _driver
-                _driver = _Driver(parser)
+                try:
+                    _driver = _Driver(parser)
+                except (AttributeError, KeyError, TypeError, ImportError, NotImplementedError):
+                    # A lark whose internals differ from the ones _Driver reads: its own
+                    # (slower) loop parses alike.
+                    _driver = LarkLoop(parser)
                 _lark = parser
     return _lark
+
+
+class LarkLoop:
+    """Stands in for _Driver: hands the text to lark's own lexer and parse loop."""
+
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+        self.text = ""
+
+    def tokens(self, text: str) -> Iterator[Any]:
+        self.text = text
+        return iter(())
+
+    def parse(self, tokens: Iterator[Any], start: str) -> Any:
+        return self.parser.parse(self.text, start=start)
 
 
 class _BadCharacter(Exception):
