@@ -13,11 +13,41 @@ from ...tensor.tensor import Tensor
 _MODES = {0: "bilinear", 1: "nearest", 2: "bicubic"}
 
 
-def _unnormalize(g: np.ndarray, size: int, align_corners: bool) -> np.ndarray:
-    # grid values in [-1, 1] to pixel coordinates: corner pixels' centres, or their edges
+def _fused_mul_add(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """a * b + c rounded once (as an FMA does), in a's dtype."""
+    if a.dtype == np.float32:
+        # a float32 product is exact in float64: one rounding to float32 remains
+        return (a.astype(np.float64) * float(b) + float(c)).astype(np.float32)
+    # float64: split a in two 26-bit halves (Veltkamp) so that each half times b (a short
+    # number: half a size) is exact, giving the product's rounding error exactly (Dekker);
+    # TwoSum then keeps the error of adding c, and only the final sum rounds (to nearest)
+    with np.errstate(over="ignore", invalid="ignore"):
+        split = a * 134217729.0                                # 2**27 + 1
+        hi = split - (split - a)
+    hi = np.where(np.isfinite(hi), hi, a)
+    lo = a - hi
+    p = a * b
+    err = (hi * b - p) + lo * b
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + err)
+
+
+def _unnormalize(g: np.ndarray, size: int, align_corners: bool, vectorized: bool) -> np.ndarray:
+    """Grid values in [-1, 1] to pixel coordinates (corner pixels' centres, or their edges),
+    computed in g's dtype with the operations PyTorch's CPU kernels use: they decide which
+    pixel a grid value half-way between two pixels rounds to."""
+    f = g.dtype.type
     if align_corners:
-        return (g + 1) / 2 * (size - 1)
-    return ((g + 1) * size - 1) / 2
+        if vectorized:
+            return (g + f(1)) * (f(size - 1) / f(2))
+        return ((g + f(1)) / f(2)) * f(size - 1)
+    if vectorized:
+        # the 4-d kernel's (g + 1) * (size / 2) - 0.5 is contracted to a fused multiply-subtract
+        # in PyTorch's (AVX2) build: observed on float64, where it changes the rounding
+        return _fused_mul_add(g + f(1), f(size) / f(2), -0.5)
+    return ((g + f(1)) * f(size) - f(1)) / f(2)
 
 
 def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> np.ndarray:
@@ -31,10 +61,25 @@ def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> np.ndarray:
     return np.where(flips % 2 == 0, extra + lo, span - extra + lo)
 
 
-def _pad(x: np.ndarray, size: int, padding: int, align_corners: bool) -> np.ndarray:
+def _reflect_vec(x: np.ndarray, low: float, twice_span: int) -> np.ndarray:
+    # the 4-d kernel's reflection: whole double spans taken off, then folded once
+    f = x.dtype.type
+    ts = f(twice_span)
+    a = np.abs(x - f(low))
+    extra = a - np.trunc(a / ts) * ts
+    return np.minimum(extra, ts - extra) + f(low)
+
+
+def _pad(x: np.ndarray, size: int, padding: int, align_corners: bool,
+         vectorized: bool = False) -> np.ndarray:
     """Coordinates after border (1) or reflection (2) padding; zeros (0) leaves them."""
     if padding == 2:
-        x = _reflect(x, 0, 2 * (size - 1)) if align_corners else _reflect(x, -1, 2 * size - 1)
+        if vectorized:
+            x = (np.zeros_like(x) if size <= 1 else _reflect_vec(x, 0, 2 * (size - 1))) \
+                if align_corners else _reflect_vec(x, -0.5, 2 * size)
+        else:
+            x = _reflect(x, 0, 2 * (size - 1)) if align_corners else \
+                _reflect(x, -1, 2 * size - 1)
     if padding in (1, 2):
         # PyTorch's clamp sends NaN to 0
         return np.where(np.isnan(x), 0, np.clip(x, 0, size - 1))
@@ -91,12 +136,16 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     if interpolation_mode not in _MODES:
         raise RuntimeError(f"grid_sampler(): unknown interpolation mode {interpolation_mode}")
     sizes = inp.shape[2:]
-    gd = g.astype(np.float64)
+    # coordinates are computed in the input's dtype, as PyTorch does: a float64 detour rounds
+    # grid values half-way between two pixels differently. 4-d inputs go through PyTorch's
+    # vectorized kernel, 5-d ones through its scalar kernel, which compute them differently
+    gt = g if g.dtype in (np.float32, np.float64) else g.astype(np.float32)
+    vec = d == 2
     # grid's last axis is (x, y[, z]): reversed against the spatial dims (..., H, W)
-    coords = [_unnormalize(gd[..., d - 1 - k], sizes[k], align_corners) for k in range(d)]
+    coords = [_unnormalize(gt[..., d - 1 - k], sizes[k], align_corners, vec) for k in range(d)]
     if interpolation_mode == 2:
         return wrap(_bicubic(inp, coords, sizes, padding_mode, align_corners).astype(inp.dtype))
-    coords = [_pad(c, s, padding_mode, align_corners) for c, s in zip(coords, sizes)]
+    coords = [_pad(c, s, padding_mode, align_corners, vec) for c, s in zip(coords, sizes)]
     if interpolation_mode == 1:
         # round half to even, like nearbyint
         return wrap(_gather(inp, [np.rint(c) for c in coords], sizes).astype(inp.dtype))
@@ -133,8 +182,8 @@ def _bicubic(inp: np.ndarray, coords: list, sizes: Sequence[int], padding: int,
     for i in range(4):
         for j in range(4):
             # each tap is padded on its own (border clamps, reflection mirrors the tap)
-            yi = _pad(y0 - 1 + i, sizes[0], padding, align_corners)
-            xj = _pad(x0 - 1 + j, sizes[1], padding, align_corners)
+            yi = _pad(y0 - 1 + i, sizes[0], padding, align_corners, True)
+            xj = _pad(x0 - 1 + j, sizes[1], padding, align_corners, True)
             v = _gather(inp, [yi, xj], sizes)
             out = out + v * (wy[i] * wx[j])[:, None]
     return np.where(_any_nan(coords)[:, None], np.nan, out)
