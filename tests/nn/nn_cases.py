@@ -324,5 +324,78 @@ LOSSES = [
          lambda r: (randn(r, 3, 4), r.random((3, 4)).astype(np.float32))),
 ]
 
+
+def _unpool_idx(r: np.random.Generator, shape: tuple, k: int):
+    # valid max-pool indices (kernel = stride = k): one position inside each window
+    d = len(shape) - 2
+    src = np.indices(shape[2:]) * k + r.integers(0, k, (d,) + shape[2:])
+    out = [n * k for n in shape[2:]]
+    flat = np.ravel_multi_index(tuple(src), out).astype(np.int64)
+    return (randn(r, *shape), np.broadcast_to(flat, shape).copy())
+
+
+def _pm1(r: np.random.Generator, *shape: int) -> np.ndarray:
+    return np.where(r.random(shape) < 0.5, -1.0, 1.0).astype(np.float32)
+
+
+def _ctc(r: np.random.Generator) -> tuple:
+    lp = randn(r, 6, 2, 4)
+    lp = lp - np.log(np.exp(lp).sum(-1, keepdims=True))
+    return (lp, r.integers(1, 4, (2, 3)).astype(np.int64), np.array([6, 5], np.int64),
+            np.array([3, 2], np.int64))
+
+
+EXTRA_LAYERS = [
+    Case("Unfold", lambda nn: nn.Unfold(2, dilation=1, padding=1, stride=2), x(2, 3, 5, 4)),
+    Case("Unfold-tuple", lambda nn: nn.Unfold((2, 3)), x(3, 5, 6)),
+    Case("Fold", lambda nn: nn.Fold((4, 5), 2, padding=1), x(2, 12, 30)),
+    Case("MaxUnpool1d", lambda nn: nn.MaxUnpool1d(2), lambda r: _unpool_idx(r, (2, 3, 4), 2)),
+    Case("MaxUnpool2d", lambda nn: nn.MaxUnpool2d(2), lambda r: _unpool_idx(r, (2, 3, 2, 3), 2)),
+    Case("MaxUnpool3d", lambda nn: nn.MaxUnpool3d(2),
+         lambda r: _unpool_idx(r, (1, 2, 2, 2, 3), 2)),
+    Case("LPPool1d", lambda nn: nn.LPPool1d(2, 3, stride=2), x(2, 3, 9)),
+    Case("LPPool2d", lambda nn: nn.LPPool2d(1.5, 2), lambda r: (np.abs(randn(r, 2, 3, 6, 5)),)),
+    Case("LPPool3d", lambda nn: nn.LPPool3d(3, 2, stride=1), x(1, 2, 3, 4, 4), rtol=1e-4),
+    Case("LocalResponseNorm", lambda nn: nn.LocalResponseNorm(3), x(2, 5, 4, 3)),
+    Case("LocalResponseNorm-3d", lambda nn: nn.LocalResponseNorm(2, k=2.0), x(2, 5, 7)),
+    Case("ChannelShuffle", lambda nn: nn.ChannelShuffle(2), x(2, 6, 3, 3)),
+    Case("CosineSimilarity", lambda nn: nn.CosineSimilarity(dim=-1),
+         lambda r: (randn(r, 3, 5), randn(r, 3, 5))),
+    Case("PairwiseDistance", lambda nn: nn.PairwiseDistance(p=1.5, keepdim=True),
+         lambda r: (randn(r, 3, 5), randn(r, 3, 5))),
+]
+
+_PAIR = lambda r: (randn(r, 3, 4), randn(r, 3, 4))  # noqa: E731
+EXTRA_LOSSES = [
+    Case("BCELoss", lambda nn: nn.BCELoss(weight=_tensor(nn, _W)),
+         lambda r: (r.random((3, 4)).astype(np.float32), r.random((3, 4)).astype(np.float32))),
+    Case("HuberLoss", lambda nn: nn.HuberLoss(delta=0.5), _PAIR),
+    Case("KLDivLoss", lambda nn: nn.KLDivLoss(reduction="batchmean", log_target=True), _PAIR),
+    Case("SmoothL1Loss", lambda nn: nn.SmoothL1Loss(beta=0.5, reduction="sum"), _PAIR),
+    Case("MarginRankingLoss", lambda nn: nn.MarginRankingLoss(0.2),
+         lambda r: (randn(r, 5), randn(r, 5), _pm1(r, 5))),
+    Case("SoftMarginLoss", lambda nn: nn.SoftMarginLoss(), lambda r: (randn(r, 3, 4),
+                                                                     _pm1(r, 3, 4))),
+    Case("MultiLabelSoftMarginLoss", lambda nn: nn.MultiLabelSoftMarginLoss(
+        weight=_tensor(nn, _W)), lambda r: (randn(r, 3, 4), _pm1(r, 3, 4) * 0.5 + 0.5)),
+    Case("MultiLabelMarginLoss", lambda nn: nn.MultiLabelMarginLoss(reduction="none"),
+         lambda r: (randn(r, 3, 4), np.array([[3, 0, -1, 1], [0, 1, 2, 3], [-1, 1, 2, 3]]))),
+    Case("GaussianNLLLoss", lambda nn: nn.GaussianNLLLoss(full=True),
+         lambda r: (randn(r, 3, 4), randn(r, 3, 4), r.random((3, 1)).astype(np.float32))),
+    Case("CosineEmbeddingLoss", lambda nn: nn.CosineEmbeddingLoss(0.1),
+         lambda r: (randn(r, 3, 4), randn(r, 3, 4), _pm1(r, 3))),
+    Case("HingeEmbeddingLoss", lambda nn: nn.HingeEmbeddingLoss(0.5), lambda r: (
+        randn(r, 3, 4), _pm1(r, 3, 4))),
+    Case("PoissonNLLLoss", lambda nn: nn.PoissonNLLLoss(full=True),
+         lambda r: (randn(r, 3, 4), r.integers(0, 5, (3, 4)).astype(np.float32))),
+    Case("TripletMarginLoss", lambda nn: nn.TripletMarginLoss(0.5, p=1.0, swap=True),
+         lambda r: (randn(r, 3, 4), randn(r, 3, 4), randn(r, 3, 4))),
+    Case("MultiMarginLoss", lambda nn: nn.MultiMarginLoss(p=2, weight=_tensor(nn, _W)),
+         _LOGITS),
+    Case("CTCLoss", lambda nn: nn.CTCLoss(blank=0, zero_infinity=True), _ctc, rtol=1e-4),
+    Case("NLLLoss2d", lambda nn: nn.NLLLoss2d(), lambda r: (
+        randn(r, 2, 4, 3, 3), r.integers(0, 4, (2, 3, 3)).astype(np.int64))),
+]
+
 ALL = (ACTIVATIONS + LINEAR + CONTAINERS + CONV + NORM + SPARSE + POOL + RESAMPLE + RNN
-       + ATTENTION + TRANSFORMER + DROPOUT_EVAL + LOSSES)
+       + ATTENTION + TRANSFORMER + DROPOUT_EVAL + LOSSES + EXTRA_LAYERS + EXTRA_LOSSES)

@@ -564,7 +564,8 @@ __all__ = [
     "dropout1d", "dropout2d", "dropout3d", "batch_norm", "instance_norm", "layer_norm",
     "group_norm", "rms_norm", "embedding", "one_hot", "max_pool1d", "max_pool2d",
     "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-    "max_pool3d_with_indices", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "max_pool3d_with_indices", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
     "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "fractional_max_pool2d",
     "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
@@ -577,7 +578,14 @@ __all__ = [
     "hardshrink", "prelu", "pad", "avg_pool1d", "avg_pool2d", "avg_pool3d",
     "adaptive_avg_pool1d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
     "scaled_dot_product_attention", "cosine_similarity", "pairwise_distance", "sigmoid",
-    "tanh", "embedding_bag",
+    "tanh",
+    "unfold", "fold", "grid_sample", "affine_grid", "max_unpool1d", "max_unpool2d",
+    "max_unpool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "local_response_norm",
+    "gumbel_softmax", "embedding_bag", "upsample_nearest", "upsample_bilinear",
+    "binary_cross_entropy", "kl_div", "smooth_l1_loss", "huber_loss", "margin_ranking_loss",
+    "soft_margin_loss", "hinge_embedding_loss", "cosine_embedding_loss", "poisson_nll_loss",
+    "gaussian_nll_loss", "triplet_margin_loss", "multi_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "ctc_loss",
 ]
 
 # Defined in helper files for size; renamed so that scripted code and archives call them
@@ -588,6 +596,15 @@ from ._functional_attention import (  # noqa: E402
 from ._functional_resample import interpolate, upsample  # noqa: E402
 from ._functional_loss import (_reduction_enum, binary_cross_entropy_with_logits,  # noqa: E402
                                cross_entropy, l1_loss, mse_loss, nll_loss)
+from ._functional_loss import (  # noqa: E402
+    binary_cross_entropy, kl_div, smooth_l1_loss, huber_loss, margin_ranking_loss,
+    soft_margin_loss, hinge_embedding_loss, cosine_embedding_loss, poisson_nll_loss,
+    gaussian_nll_loss, triplet_margin_loss, multi_margin_loss, multilabel_margin_loss,
+    multilabel_soft_margin_loss, ctc_loss)
+from ._functional_extra import (  # noqa: E402
+    unfold, fold, grid_sample, affine_grid, _unpool_output_size, max_unpool1d, max_unpool2d,
+    max_unpool3d, _lp_root, lp_pool1d, lp_pool2d, lp_pool3d, local_response_norm,
+    gumbel_softmax, embedding_bag, upsample_nearest, upsample_bilinear)
 from ._functional_fractional import (  # noqa: E402
     _fractional_max_pool2d, _fractional_max_pool3d, fractional_max_pool2d,
     fractional_max_pool2d_with_indices, fractional_max_pool3d, fractional_max_pool3d_with_indices)
@@ -596,6 +613,15 @@ for _f in (_canonical_mask, _in_projection, _in_projection_packed, _mha_shape_ch
            _none_or_dtype, multi_head_attention_forward, _reduction_enum,
            binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse_loss, nll_loss,
            interpolate, upsample, _fractional_max_pool2d, _fractional_max_pool3d,
-           fractional_max_pool2d_with_indices, fractional_max_pool3d_with_indices):
+           fractional_max_pool2d_with_indices, fractional_max_pool3d_with_indices,
+           binary_cross_entropy, kl_div, smooth_l1_loss, huber_loss,
+           margin_ranking_loss, soft_margin_loss, hinge_embedding_loss,
+           cosine_embedding_loss, poisson_nll_loss, gaussian_nll_loss,
+           triplet_margin_loss, multi_margin_loss, multilabel_margin_loss,
+           multilabel_soft_margin_loss, ctc_loss, unfold, fold, grid_sample,
+           affine_grid, _unpool_output_size, max_unpool1d, max_unpool2d,
+           max_unpool3d, _lp_root, lp_pool1d, lp_pool2d, lp_pool3d,
+           local_response_norm, gumbel_softmax, embedding_bag, upsample_nearest,
+           upsample_bilinear):
     _f.__module__ = __name__
 del _f
