@@ -5,7 +5,11 @@ import functools
 import inspect
 from typing import Any
 
+import typing
+
 import pytest
+
+import tsjit
 
 from tsjit.frontend.script import python_defaults
 
@@ -45,3 +49,17 @@ def test_agrees_with_inspect_signature(fn: Any) -> None:
     got = python_defaults(fn)
     assert got == _by_signature(fn)
     assert list(got) == list(_by_signature(fn))
+
+
+def _scaled(x: tsjit.Tensor, p: float = 2, q: typing.Optional[float] = 3,
+            ps: typing.List[float] = [1, 2]) -> typing.Tuple[tsjit.Tensor, float, float]:
+    return x * p, q if q is not None else 0.0, ps[1]
+
+
+def test_int_defaults_of_float_parameters_are_floats():
+    # As in PyTorch: `p: float = 2` defaults to 2.0, so an int tensor times p is a float
+    # tensor, and the printed schema (which PyTorch reloads) says 2. not 2.
+    fn = tsjit.script(_scaled)
+    y, q, second = fn(tsjit.ones(2, dtype=tsjit.int64))
+    assert y.dtype == tsjit.float32 and type(q) is float and type(second) is float
+    assert "p: float=2." in fn.code and "q: Optional[float]=3." in fn.code

@@ -121,6 +121,7 @@ class FunctionCompiler(Emitter):
                 default = self.python_defaults[p.name]   # already evaluated by Python
             elif p.default is not None:
                 default = self.constant_default(p.default, t)
+            default = _default_as(default, t)
             n = broadcast_size(p.annotation) if p.annotation is not None else None
             if n and isinstance(default, (int, float)) and not isinstance(default, bool):
                 default = [default] * n   # `padding: BroadcastingList2[int] = 0`
@@ -650,3 +651,19 @@ def _walk_stmts(s: ast.Stmt) -> Any:
         for inner in getattr(s, attr, ()) or ():
             if not isinstance(inner, (ast.Def, ast.ClassDef)):
                 yield from _walk_stmts(inner)
+
+
+def _default_as(default: Any, t: T.Type) -> Any:
+    """A parameter default as a value of the declared type: `p: float = 2` defaults to
+    2.0, as in PyTorch (an int would change what the body computes, and PyTorch refuses
+    an archive whose float parameter defaults to an int)."""
+    if isinstance(t, T.OptionalType):
+        t = t.elem
+    if type(default) is int:
+        if t == T.FloatType:
+            return float(default)
+        if t == T.ComplexType:
+            return complex(default)
+    if type(default) is list and isinstance(t, T.ListType) and t.elem == T.FloatType:
+        return [float(x) if type(x) is int else x for x in default]
+    return default
