@@ -157,6 +157,15 @@ SPARSE = [
     Case("Embedding-negative-padding_idx", lambda nn: nn.Embedding(10, 4, padding_idx=-1),
          ints(10, 7)),
     Case("Embedding-max_norm", lambda nn: nn.Embedding(10, 4, max_norm=1.0), ints(10, 3, 5)),
+    Case("EmbeddingBag-2d-mean", lambda nn: nn.EmbeddingBag(10, 4), ints(10, 3, 5)),
+    Case("EmbeddingBag-offsets-sum", lambda nn: nn.EmbeddingBag(10, 4, mode="sum"),
+         lambda rng: (rng.integers(0, 10, 9).astype(np.int64), np.array([0, 2, 2, 7], np.int64))),
+    Case("EmbeddingBag-max-padding_idx", lambda nn: nn.EmbeddingBag(10, 4, mode="max", padding_idx=1),
+         lambda rng: (rng.integers(0, 10, (4, 3)).astype(np.int64),)),
+    Case("EmbeddingBag-weighted-last-offset",
+         lambda nn: nn.EmbeddingBag(10, 4, mode="sum", include_last_offset=True),
+         lambda rng: (rng.integers(0, 10, 6).astype(np.int64), np.array([0, 3, 6], np.int64),
+                      rng.standard_normal(6).astype(np.float32))),
 ]
 
 POOL = [

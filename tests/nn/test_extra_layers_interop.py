@@ -7,7 +7,7 @@ import pytest
 
 import tsjit
 import tsjit.nn as jnn
-from nn_cases import EXTRA_LAYERS, EXTRA_LOSSES
+from nn_cases import EXTRA_LAYERS, EXTRA_LOSSES, SPARSE
 from nn_util import assert_close, build_pair, needs_torch, to_numpy, to_torch, to_tsjit, torch
 
 pytestmark = needs_torch
@@ -15,8 +15,10 @@ pytestmark = needs_torch
 # MaxUnpool*d and GaussianNLLLoss are left out: torch.jit.script fails on them in PyTorch
 # itself (an internal assert on the unpool output size; a comprehension with an if)
 IDS = ["Unfold", "Fold", "LPPool2d", "LocalResponseNorm", "PairwiseDistance", "CTCLoss",
-       "HuberLoss", "MultiLabelMarginLoss", "TripletMarginLoss", "MarginRankingLoss"]
-CASES = [c for c in EXTRA_LAYERS + EXTRA_LOSSES if c.id in IDS]
+       "HuberLoss", "MultiLabelMarginLoss", "TripletMarginLoss", "MarginRankingLoss",
+       "EmbeddingBag-offsets-sum", "EmbeddingBag-max-padding_idx",
+       "EmbeddingBag-weighted-last-offset"]
+CASES = [c for c in EXTRA_LAYERS + EXTRA_LOSSES + SPARSE if c.id in IDS]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -31,6 +33,7 @@ def test_archives_cross(case, tmp_path):
     assert_close(to_numpy(loaded(*to_tsjit(args))), want, case.rtol, case.atol)
     scripted = tsjit.script(j)
     assert scripted.original_name == type(t).__name__
+    assert scripted.code == torch.jit.script(t).code
     tsjit.save(scripted, str(tmp_path / "tsjit.pt"))
     back = torch.jit.load(str(tmp_path / "tsjit.pt"))
     assert_close(to_numpy(back(*to_torch(args))), want, case.rtol, case.atol)
