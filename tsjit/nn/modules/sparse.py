@@ -10,6 +10,17 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def _padding_index(padding_idx: Optional[int], num_embeddings: int) -> Optional[int]:
+    """`padding_idx` checked against the table size, negative ones counted from the end."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+            padding_idx = num_embeddings + padding_idx
+    return padding_idx
+
+
 class Embedding(Module):
     """Rows of a (num_embeddings, embedding_dim) table selected by integer indices."""
 
@@ -33,15 +44,7 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < self.num_embeddings, \
-                    "Padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -self.num_embeddings, \
-                    "Padding_idx must be within num_embeddings"
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings)
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -125,15 +128,7 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < self.num_embeddings, \
-                    "padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -self.num_embeddings, \
-                    "padding_idx must be within num_embeddings"
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings)
         if _weight is None:
             self.weight = Parameter(empty(num_embeddings, embedding_dim, dtype=dtype))
             self.reset_parameters()
