@@ -241,6 +241,7 @@ class _Builder:
         self.max_depth = max_depth
         self.max_statements = max_statements
         self.counter = 0
+        self.nonzero_divisors = False   # see divisor()
         self.helper: Optional[str] = None      # name of the helper `(int, int) -> int`
         self.scope = _Scope({})
         self.returns = ""                      # the return statement of the function
@@ -283,6 +284,12 @@ class _Builder:
             return gen(t, depth) if t in (LINT, LSTR) else gen(depth)
         return gen(depth)
 
+    def divisor(self, text: str) -> str:
+        """The divisor of a `%` or `//`: as drawn, or (for programs PyTorch must survive)
+        never zero: PyTorch 2.13's int `%` by zero kills the process with SIGFPE, at run
+        time and when its constant propagation folds one, even on a path never taken."""
+        return f"max(1, {text})" if self.nonzero_divisors else text
+
     def leaf(self, t: str, literals: List[E]) -> E:
         """A variable of type `t` or a literal."""
         vs = self.names(t)
@@ -311,7 +318,7 @@ class _Builder:
         if kind == 3:   # may divide by zero
             a, b = self.int_expr(d), self.int_expr(d)
             op = self.pick(["//", "%"])
-            return E(f"({a.text} {op} {b.text})", a.bound if op == "//" else b.bound)
+            return E(f"({a.text} {op} {self.divisor(b.text)})", a.bound if op == "//" else b.bound)
         if kind == 4:
             a = self.int_expr(d)
             fn = self.pick(["-", "abs"])
@@ -582,7 +589,7 @@ class _Builder:
         if kind == 0:
             return self.pick(["0", "-1", "1", "2"])
         if kind == 1:
-            return f"{self.int_expr(depth).text} % len({seq.text})"   # len 0 divides by 0
+            return f"{self.int_expr(depth).text} % {self.divisor(f'len({seq.text})')}"   # len 0 divides by 0
         return _clamp_int(self.int_expr(depth), 6)
 
     def slice(self, depth: int) -> str:
@@ -1007,9 +1014,12 @@ def _clamp_len(e: E) -> str:
 
 
 @st.composite
-def programs(draw: Callable, max_depth: int = 2, max_statements: int = 4) -> Program:
-    """Generated programs with one argument tuple each (see the module docstring)."""
+def programs(draw: Callable, max_depth: int = 2, max_statements: int = 4,
+             for_pytorch: bool = False) -> Program:
+    """Generated programs with one argument tuple each (see the module docstring);
+    `for_pytorch`: programs PyTorch can run without dying (no divisor can be zero)."""
     builder = _Builder(draw, max_depth, max_statements)
+    builder.nonzero_divisors = for_pytorch
     source, params = builder.function()
     args = draw(st.tuples(*[value_of(t) for _, t in params]))
     return Program(source, "f", params, args)

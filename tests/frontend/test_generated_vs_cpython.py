@@ -35,13 +35,13 @@ def test_deeper_programs_on_several_inputs(program, data):
 
 @needs_torch
 @settings(max_examples=12, **SETTINGS)
-@given(pg.programs())
+@given(pg.programs(for_pytorch=True))   # no zero divisors: PyTorch's int % by 0 is SIGFPE
 def test_generated_programs_match_torchscript(program):
     expected = pg.run_python(program.source, program.args)
-    # PyTorch 2.13's int `%` by zero kills the process with SIGFPE (its `//` raises):
-    # programs that divide by zero are compared with CPython only.
-    assume(expected.error != "ZeroDivisionError")
     torch_out = pg.run_torchscript(program.source, program.args)
+    # PyTorch's own bugs (an internal assert on some Optional loop-carried values) leave
+    # CPython as the only oracle, which the tests above check tsjit against.
+    assume("INTERNAL ASSERT FAILED" not in torch_out.message)
     assert pg.same_outcome(expected, torch_out, kinds=False), (
         f"the generator left TorchScript's common ground with Python:\n{program.source}\n"
         f"args: {program.args!r}\nCPython {expected}\ntorch   {torch_out}")

@@ -8,7 +8,7 @@ import os
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
 import program_gen as pg
 import tsjit
@@ -36,10 +36,8 @@ def _run(fn, args) -> pg.Outcome:
 
 @settings(max_examples=60, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(program=pg.programs())
+@given(program=pg.programs(for_pytorch=True))   # no zero divisors: PyTorch's % by 0 is SIGFPE
 def test_pytorch_archives_of_generated_programs(program, tmp_path_factory):
-    # PyTorch's int `%` by zero kills the process (SIGFPE): such programs are not run.
-    assume(pg.run_python(program.source, program.args).error != "ZeroDivisionError")
     tmp = str(tmp_path_factory.mktemp("gen"))
     path = os.path.join(tmp, "generated_module.py")
     with open(path, "w") as fh:
@@ -52,6 +50,13 @@ def test_pytorch_archives_of_generated_programs(program, tmp_path_factory):
         scripted = torch.jit.script(module.M())
         torch.jit.save(scripted, os.path.join(tmp, "m.pt"))
     expected = _run(scripted, program.args)
+    if "INTERNAL ASSERT FAILED" in expected.message:
+        # PyTorch's own bug (seen: an Optional[int] loop-carried through `x % 2`): CPython
+        # is the oracle for this program, and PyTorch is not asked to run tsjit's re-save.
+        expected = pg.run_python(program.source, program.args)
+        torch_runs_it = False
+    else:
+        torch_runs_it = True
     loaded = tsjit.load(os.path.join(tmp, "m.pt"))
     got = _run(loaded, program.args)
     assert pg.same_outcome(expected, got, kinds=False), \
@@ -63,8 +68,9 @@ def test_pytorch_archives_of_generated_programs(program, tmp_path_factory):
     tsjit.save(tsjit.load(first), second)
     with open(first, "rb") as a, open(second, "rb") as b:
         assert a.read() == b.read(), f"re-saving jitters:\n{program.source}"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        back = _run(torch.jit.load(first), program.args)
-    assert pg.same_outcome(expected, back, kinds=False), \
-        f"\n{program.source}\ntorch on tsjit's re-save: {back}"
+    if torch_runs_it:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            back = _run(torch.jit.load(first), program.args)
+        assert pg.same_outcome(expected, back, kinds=False), \
+            f"\n{program.source}\ntorch on tsjit's re-save: {back}"
