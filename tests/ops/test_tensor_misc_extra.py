@@ -149,3 +149,12 @@ def test_exponential(dt: type, lambd: float) -> None:
     m = mine.numpy()
     assert mine.dtype.name == str(theirs.dtype).replace("torch.", "")
     assert m.min() >= 0 and abs(m.mean() - 1 / lambd) < 0.05 / lambd
+
+
+@SET
+@given(a=O.arrays([np.float32, np.float64, np.int64], max_dims=3), data=st.data())
+def test_complex_and_polar(a: np.ndarray, data: st.DataObject) -> None:
+    b = data.draw(O.arrays([a.dtype, np.float32, np.float64], shape=st.sampled_from(
+        [a.shape, a.shape[1:], (1,) + a.shape[1:], (2,)])))
+    O.diff("aten::complex", a, b)
+    O.diff("aten::polar", a, b, rtol=1e-5, atol=1e-6)

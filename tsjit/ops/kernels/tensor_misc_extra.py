@@ -291,3 +291,39 @@ def exponential_(self: Tensor, lambd: float = 1.0, generator: Any = None) -> Ten
     self._writable()[...] = rng().exponential(1.0 / lambd, self._a.shape)
     return self
 
+
+
+# --- complex construction ------------------------------------------------------------------------
+_COMPLEX_OF = {"float32": np.complex64, "float64": np.complex128}
+
+
+def _complex_parts(name: str, a: Tensor, b: Tensor) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Both parts of a complex result: float or double tensors of one dtype, broadcast."""
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"Expected object of scalar type {a.dtype.cname} but got scalar type "
+                           f"{b.dtype.cname} for second argument")
+    if a.dtype not in (D.float32, D.float64):
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a.dtype.cname} and {b.dtype.cname}")
+    shape = broadcast_shapes(a._a.shape, b._a.shape)
+    return (np.broadcast_to(a._a, shape), np.broadcast_to(b._a, shape),
+            _COMPLEX_OF[a._a.dtype.name])
+
+
+@op("aten::complex(Tensor real, Tensor imag) -> Tensor")
+def complex_(real: Tensor, imag: Tensor) -> Tensor:
+    """real + i imag."""
+    re, im, ct = _complex_parts("complex", real, imag)
+    out = np.empty(re.shape, ct)
+    out.real, out.imag = re, im
+    return wrap(out)
+
+
+@op("aten::polar(Tensor abs, Tensor angle) -> Tensor")
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    """abs (cos angle + i sin angle)."""
+    r, t, ct = _complex_parts("polar", abs, angle)
+    out = np.empty(r.shape, ct)
+    with np.errstate(all="ignore"):
+        out.real, out.imag = r * np.cos(t), r * np.sin(t)
+    return wrap(out)
