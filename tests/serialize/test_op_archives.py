@@ -14,6 +14,8 @@ import tsjit
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
 
 EXPRESSIONS = [
+    'torch.view_as_real(torch.complex(x, x))',
+    'torch.polar(x.abs(), x).real',
     'torch.cumprod(x, 1)',
     'torch.logcumsumexp(x, 0)',
     'torch.cummax(x, 1)[0]',
