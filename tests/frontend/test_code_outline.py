@@ -80,6 +80,9 @@ def test_function_bodies_stay_unparsed() -> None:
     "class M(Module):\n  def f(self) -> int: return 1\n",
     "class M(Module):\n  x : List[int\n",
     "class M(Module):\n  x : int = 012\n",
+    "class M(Module):\n  x : Final[Tuple[int]] =\n",        # a value missing (found by fuzzing)
+    "class M(Module):\n  x :\n",
+    "class M(Module):\n  __annotations__[\"0\"] =\n",
 ])
 def test_irregular_files_are_left_to_the_parser(text: str) -> None:
     assert outline(text) is None

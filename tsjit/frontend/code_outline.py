@@ -251,6 +251,8 @@ class _Parser:
     def expr(self) -> A.Expr:
         i, src, base = self.i, self.src, self.base
         text, kind = self.texts[i], self.kinds[i]
+        if not text:
+            raise _Unsupported()    # the end marker: an expression is missing (`x: T =`)
         start = base + self.starts[i]
         self.i = i + 1
         if kind == 1:
