@@ -21,6 +21,11 @@ class ArgumentError(TsjitError, TypeError):
     """A scripted callable was called with arguments its schema does not accept."""
 
 
+class ModuleAttributeError(TsjitError, AttributeError):
+    """A script module has no such attribute or method (an AttributeError, so hasattr and
+    getattr with a default work as on any Python object)."""
+
+
 def _to_runtime(v: Any) -> Any:
     """Accept numpy arrays where tensors are expected."""
     if isinstance(v, np.ndarray):
@@ -155,17 +160,17 @@ class ScriptModule:
         if t.attribute_slot(name) >= 0:
             v = obj.getattr(name)
             if v is UNINITIALIZED:
-                raise AttributeError(f"attribute '{name}' of {t.name} was never set")
+                raise ModuleAttributeError(f"attribute '{name}' of {t.name} was never set")
             return _wrap_result(v)
         if name in t.constants:
             return t.constants[name]
-        raise AttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
+        raise ModuleAttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
 
     def __setattr__(self, name: str, value: Any) -> None:
         t = self._c.type
         attr = t.find_attribute(name)
         if attr is None:
-            raise AttributeError(f"cannot add attribute '{name}' to script module {t.name}; "
+            raise ModuleAttributeError(f"cannot add attribute '{name}' to script module {t.name}; "
                                  "its attributes are fixed when it is scripted")
         value = _to_runtime(value)
         if not _accepts(attr.type, value):
