@@ -59,35 +59,41 @@ def _kill_from(b: Block, index: int) -> None:
 def _transform(b: Block, kind: str, types: list[T.Type]) -> tuple[int, Optional[Value], list[Value]]:
     """Remove exits of `kind` from `b` (not looking into loops); returns
     (NEVER | MAYBE | ALWAYS, has-exited flag when MAYBE, exit values)."""
-    i = 0
-    while i < len(b.nodes):
-        n = b.nodes[i]
+    i, statuses = _first_exit(b, kind)
+    if i < 0:
+        return NEVER, None, []
+    n = b.nodes[i]
+    if statuses is None:                    # the exit itself
+        values = list(n.inputs)
+        n.remove_all_inputs()
+        _kill_from(b, i)
+        return ALWAYS, None, values
+    if ALWAYS in statuses:
+        # The rest of the block runs only on the branch that goes on: move it there
+        # (no guard needed, see _tail).
+        _continue_in(b, i, n.blocks[1 - statuses.index(ALWAYS)],
+                     n.blocks[statuses.index(ALWAYS)])
+    results = [_transform(sub, kind, types) for sub in n.blocks]
+    flag_out, exits = _exit_outputs(n, results, types)
+    if all(r[0] == ALWAYS for r in results):
+        _kill_from(b, i + 1)
+        return ALWAYS, None, exits
+    if ALWAYS in statuses:
+        return MAYBE, flag_out, exits       # nothing is left after the if
+    return _guard_rest(b, i, flag_out, exits, kind, types)
+
+
+def _first_exit(b: Block, kind: str) -> tuple[int, Optional[list[int]]]:
+    """The index of the first node of `b` that is an exit of `kind` (statuses None) or an
+    if that may lead to one (with its branches' statuses); -1 when there is none."""
+    for i, n in enumerate(b.nodes):
         if n.kind == kind:
-            values = list(n.inputs)
-            n.remove_all_inputs()
-            _kill_from(b, i)
-            return ALWAYS, None, values
-        if n.kind != "prim::If":
-            i += 1
-            continue
-        statuses = [_status(sub, kind) for sub in n.blocks]
-        if all(x == NEVER for x in statuses):
-            i += 1
-            continue
-        if ALWAYS in statuses:
-            # The rest of the block runs only on the branch that goes on: move it there
-            # (no guard needed, see _tail).
-            _continue_in(b, i, n.blocks[1 - statuses.index(ALWAYS)],
-                         n.blocks[statuses.index(ALWAYS)])
-        results = [_transform(sub, kind, types) for sub in n.blocks]
-        flag_out, exits = _exit_outputs(n, results, types)
-        if all(r[0] == ALWAYS for r in results):
-            _kill_from(b, i + 1)
-            return ALWAYS, None, exits
-        if ALWAYS in statuses:
-            return MAYBE, flag_out, exits       # nothing is left after the if
-        return _guard_rest(b, i, flag_out, exits, kind, types)
-    return NEVER, None, []
+            return i, None
+        if n.kind == "prim::If":
+            statuses = [_status(sub, kind) for sub in n.blocks]
+            if any(x != NEVER for x in statuses):
+                return i, statuses
+    return -1, None
 
 
 def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
@@ -116,14 +122,7 @@ def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
     # Not exited: the rest computes the outputs, and may exit itself.
     for v in normal:
         go_on.register_output(v)
-    status, rflag, rvalues = _transform(go_on, kind, types)
-    if status == NEVER:
-        rflag, rvalues = _const(go_on, False), [_uninit(go_on, t) for t in types]
-    elif status == ALWAYS:
-        rflag = _const(go_on, True)
-    go_on.register_output(rflag)
-    for v in rvalues:
-        go_on.register_output(v)
+    _register_exit(go_on, _transform(go_on, kind, types), types)
     return MAYBE, new_flag, new_exits
 
 
@@ -149,40 +148,33 @@ def _tail(b: Block, kind: str, types: list[T.Type]) -> None:
     branch, so no flag is needed (`if c: return 1` / `y = ...` becomes `if c: 1 else:
     ...`), as PyTorch lowers it. Otherwise a flag and a guard carry the exit on.
     """
-    i = 0
-    while i < len(b.nodes):
-        n = b.nodes[i]
-        if n.kind == kind:
-            values = list(n.inputs)
-            n.remove_all_inputs()
-            _kill_from(b, i)
-            for k, v in enumerate(values):
-                b.return_node.replace_input(k, v)
-            return
-        if n.kind != "prim::If":
-            i += 1
-            continue
-        statuses = [_status(sub, kind) for sub in n.blocks]
-        if all(x == NEVER for x in statuses):
-            i += 1
-            continue
-        if ALWAYS in statuses:
-            leave = n.blocks[statuses.index(ALWAYS)]
-            go_on = n.blocks[1 - statuses.index(ALWAYS)]
-            _continue_in(b, i, go_on, leave)
-            _tail(leave, kind, types)
-            _tail(go_on, kind, types)
-            return
-        results = [_transform(sub, kind, types) for sub in n.blocks]
-        flag, exits = _exit_outputs(n, results, types)
-        guard = b.graph.create("prim::If", [flag], 0)
-        guard.insert_after(n)
-        exited, go_on = guard.add_block(), guard.add_block()
-        for v in exits:
-            exited.register_output(v)
-        _continue_in(b, b.nodes.index(guard), go_on, exited)
+    i, statuses = _first_exit(b, kind)
+    if i < 0:
+        return
+    n = b.nodes[i]
+    if statuses is None:                    # the exit: its values are the outputs
+        values = list(n.inputs)
+        n.remove_all_inputs()
+        _kill_from(b, i)
+        for k, v in enumerate(values):
+            b.return_node.replace_input(k, v)
+        return
+    if ALWAYS in statuses:
+        leave = n.blocks[statuses.index(ALWAYS)]
+        go_on = n.blocks[1 - statuses.index(ALWAYS)]
+        _continue_in(b, i, go_on, leave)
+        _tail(leave, kind, types)
         _tail(go_on, kind, types)
         return
+    results = [_transform(sub, kind, types) for sub in n.blocks]
+    flag, exits = _exit_outputs(n, results, types)
+    guard = b.graph.create("prim::If", [flag], 0)
+    guard.insert_after(n)
+    exited, go_on = guard.add_block(), guard.add_block()
+    for v in exits:
+        exited.register_output(v)
+    _continue_in(b, i + 1, go_on, exited)
+    _tail(go_on, kind, types)
 
 
 def _continue_in(b: Block, i: int, go_on: Block, other: Block) -> None:
@@ -213,15 +205,22 @@ def _continue_in(b: Block, i: int, go_on: Block, other: Block) -> None:
 def _exit_outputs(n: Node, results: list, types: list[T.Type]) -> tuple[Value, list[Value]]:
     """Give if `n` a has-exited flag and the exit values as outputs, from its branches'
     `_transform` results."""
-    for sub, (status, flag, values) in zip(n.blocks, results):
-        if status == NEVER:
-            flag, values = _const(sub, False), [_uninit(sub, t) for t in types]
-        elif status == ALWAYS:
-            flag = _const(sub, True)
-        sub.register_output(flag)
-        for v in values:
-            sub.register_output(v)
+    for sub, result in zip(n.blocks, results):
+        _register_exit(sub, result, types)
     return n.add_output(T.BoolType), [n.add_output(t) for t in types]
+
+
+def _register_exit(b: Block, result: tuple, types: list[T.Type]) -> None:
+    """Add block `b`'s has-exited flag and exit values (its `_transform` result) to its
+    outputs: constants where the answer is known (never, always)."""
+    status, flag, values = result
+    if status == NEVER:
+        flag, values = _const(b, False), [_uninit(b, t) for t in types]
+    elif status == ALWAYS:
+        flag = _const(b, True)
+    b.register_output(flag)
+    for v in values:
+        b.register_output(v)
 
 
 def _loops(b: Block) -> list[Node]:
