@@ -21,6 +21,18 @@ def _padding_index(padding_idx: Optional[int], num_embeddings: int) -> Optional[
     return padding_idx
 
 
+def _norm_repr(max_norm: Optional[float], norm_type: float, scale_grad_by_freq: bool) -> str:
+    """The repr part of the row-renormalisation options, where they differ from defaults."""
+    s = ""
+    if max_norm is not None:
+        s += f", max_norm={max_norm}"
+    if norm_type != 2:
+        s += f", norm_type={norm_type}"
+    if scale_grad_by_freq is not False:
+        s += f", scale_grad_by_freq={scale_grad_by_freq}"
+    return s
+
+
 class Embedding(Module):
     """Rows of a (num_embeddings, embedding_dim) table selected by integer indices."""
 
@@ -75,12 +87,7 @@ class Embedding(Module):
         s = f"{self.num_embeddings}, {self.embedding_dim}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        s += _norm_repr(self.max_norm, self.norm_type, self.scale_grad_by_freq)
         if self.sparse is not False:
             s += ", sparse=True"
         return s
@@ -154,12 +161,7 @@ class EmbeddingBag(Module):
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        s += _norm_repr(self.max_norm, self.norm_type, self.scale_grad_by_freq)
         s += f", mode={self.mode!r}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
