@@ -236,12 +236,13 @@ class _Scope:
 class _Builder:
     """Draws one program; methods take the generation depth left."""
 
-    def __init__(self, draw: Callable, max_depth: int, max_statements: int) -> None:
+    def __init__(self, draw: Callable, max_depth: int, max_statements: int,
+                 nonzero_divisors: bool = False) -> None:
         self.draw = draw
         self.max_depth = max_depth
         self.max_statements = max_statements
         self.counter = 0
-        self.nonzero_divisors = False   # see divisor()
+        self.nonzero_divisors = nonzero_divisors   # see divisor()
         self.helper: Optional[str] = None      # name of the helper `(int, int) -> int`
         self.scope = _Scope({})
         self.returns = ""                      # the return statement of the function
@@ -1018,8 +1019,7 @@ def programs(draw: Callable, max_depth: int = 2, max_statements: int = 4,
              for_pytorch: bool = False) -> Program:
     """Generated programs with one argument tuple each (see the module docstring);
     `for_pytorch`: programs PyTorch can run without dying (no divisor can be zero)."""
-    builder = _Builder(draw, max_depth, max_statements)
-    builder.nonzero_divisors = for_pytorch
+    builder = _Builder(draw, max_depth, max_statements, nonzero_divisors=for_pytorch)
     source, params = builder.function()
     args = draw(st.tuples(*[value_of(t) for _, t in params]))
     return Program(source, "f", params, args)

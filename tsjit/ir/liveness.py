@@ -38,13 +38,13 @@ def releases(graph: Graph) -> Releases:
     """Where each tensor value of `graph` can be released (never a value a block returns
     while it is still that block's, nor a constant)."""
     out = Releases()
-    _block(graph.block, out)
+    _block(graph.block, out, {})
     if graph.block.nodes:       # the frame ends there anyway
         out.after.pop(graph.block.nodes[-1], None)
     return out
 
 
-def _block(b: Block, out: Releases) -> None:
+def _block(b: Block, out: Releases, positions: dict) -> None:
     # A loop's carried values are replaced at every back edge: releasing them earlier in
     # the body would cost an instruction per trip to save part of one trip's memory.
     candidates = [] if b.owning_node is not None and b.owning_node.kind == "prim::Loop" \
@@ -52,7 +52,7 @@ def _block(b: Block, out: Releases) -> None:
     for n in b.nodes:
         candidates.extend(n.outputs)
         for sub in n.blocks:
-            _block(sub, out)
+            _block(sub, out, positions)
     for v in candidates:
         if not holds_tensors(v.type) or v.node.kind == "prim::Constant":
             continue
@@ -60,12 +60,15 @@ def _block(b: Block, out: Releases) -> None:
             if v.node.owning_block is b:
                 out.after.setdefault(v.node, []).append(v)
             continue
-        _place(v, b, v.uses, out)
+        _place(v, b, v.uses, out, positions)
 
 
-def _place(v: Value, b: Block, uses: list, out: Releases) -> None:
-    """Release `v` in block `b`, where `uses` (its uses inside `b`) are."""
-    position = {id(n): i for i, n in enumerate(b.nodes)}
+def _place(v: Value, b: Block, uses: list, out: Releases, positions: dict) -> None:
+    """Release `v` in block `b`, where `uses` (its uses inside `b`) are; `positions`
+    caches each block's node indices (built once per block, not per value)."""
+    position = positions.get(id(b))
+    if position is None:
+        position = positions[id(b)] = {id(n): i for i, n in enumerate(b.nodes)}
     last = -1
     for use in uses:
         user = _ancestor_in(use.user, b)
@@ -83,7 +86,7 @@ def _place(v: Value, b: Block, uses: list, out: Releases) -> None:
             elif any(u.user is sub.return_node for u in inside):
                 out.after.setdefault(n, []).append(v)   # flows out of the if: after it
             else:
-                _place(v, sub, inside, out)
+                _place(v, sub, inside, out, positions)
     elif n.kind == "prim::Loop" and all(u.user is n for u in at_n) and \
             all(u.offset >= 2 for u in at_n):
         out.entering.setdefault(n, []).append(v)     # only a carried value's start
