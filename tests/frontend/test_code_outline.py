@@ -11,9 +11,13 @@ import pytest
 
 import tsjit
 from tsjit.frontend import ast as A
-from tsjit.frontend.code_outline import DeclSpan, DefSpan, materialize, outline
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tsjit.frontend.code_outline import (DeclSpan, DefSpan, _fast_outline, _Outliner,
+                                         _Unsupported, materialize, outline)
 from tsjit.frontend.parser import parse
-from tsjit.ir.diagnostics import TsjitError
+from tsjit.ir.diagnostics import ParseError, Source, TsjitError
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 
@@ -135,27 +139,88 @@ def test_logical_lines_of_nested_and_continued_brackets(text: str) -> None:
     assert _dump(_materialized(m)) == _dump(parse(text))
 
 
-@pytest.mark.parametrize("text", [
+_UNBALANCED = [
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + _DEEP + ")\n",
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return )(1\n",
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return (" + _DEEP + "\n",
     "class M(Module):\n  x : int\n  def f(self) -> str:\n    return 'a\n",
-])
+]
+
+
+@pytest.mark.parametrize("text", _UNBALANCED)
 def test_unbalanced_brackets_and_open_strings_are_left_to_the_parser(text: str) -> None:
-    assert outline(text) is None
+    assert _line_outline(text) is None
+    found = outline(text)
+    if found is not None:
+        # (the layout-only outline takes a def whose brackets balance in number; its
+        # body's error shows when it is compiled)
+        with pytest.raises(ParseError):
+            materialize(found.body[0].body[-1])
 
 
-def test_declarations_with_dotted_types_stay_unparsed() -> None:
+def _line_outline(text: str) -> Any:
+    """The outline by logical lines (`_Outliner`), which the layout-only outline mirrors."""
+    try:
+        return _Outliner(Source(text, "<string>")).module()
+    except _Unsupported:
+        return None
+
+
+@pytest.mark.parametrize("name,text", CODE, ids=[n for n, _ in CODE])
+def test_layout_outline_takes_corpus_code_as_the_line_outline_does(name: str, text: str) -> None:
+    fast = _fast_outline(Source(text, name))
+    assert fast is not None, "PythonPrint's files are in its own layout"
+    assert _dump(fast) == _dump(_line_outline(text))
+
+
+# Pieces that change the layout of a file: brackets, quotes, comments, blank lines,
+# indentation of every width, line continuations, statements of other shapes.
+_PIECES = ["(", ")", "[", "]", "{", "}", "'", '"', "#", "\\", "\n", "\n ", "\n  ", "\n   ",
+           "\n    ", " ", ",", ":", "def g(x):", "class C(Module):", "pass", "x : int",
+           "\t", "y = 1", '__annotations__["k"] = A.B', "return x"]
+
+
+@settings(max_examples=400)
+@given(st.sampled_from([t for _, t in CODE[:40]]), st.data())
+def test_layout_outline_agrees_with_the_line_outline_on_mutated_code(
+        text: str, data: st.DataObject) -> None:
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 3))
+        text = text[:at] + data.draw(st.sampled_from(_PIECES)) + text[at + cut:]
+    if '"""' in text or "\'\'\'" in text:
+        return
+    try:
+        fast = _fast_outline(Source(text, "<string>"))
+    except _Unsupported:
+        fast = None
+    if fast is None:
+        return
+    lines = _line_outline(text)
+    if lines is not None:
+        assert _dump(fast) == _dump(lines)
+    try:
+        whole = parse(text)
+    except TsjitError:
+        # A file that is not valid code may outline by layout (and not by lines): what is
+        # broken is inside a function, and shows when the function is compiled.
+        return
+    assert _dump(_materialized(fast)) == _dump(whole)
+
+
+def test_declarations_with_named_types_stay_unparsed() -> None:
     text = ("class M(Module):\n  w : Tensor\n  sub : __torch__.a.B\n"
             '  __annotations__["0"] = __torch__.a.B\n  n : None\n  o : Optional[int]\n'
             "  def forward(self: __torch__.M) -> Tensor:\n    return self.w\n")
     m = outline(text)
     assert m is not None
     w, sub, zero, n, o, _ = m.body[0].body
-    assert [(d.attr, d.type_text) for d in (w, sub, zero)] == \
-        [("w", "Tensor"), ("sub", "__torch__.a.B"), ("0", "__torch__.a.B")]
-    assert all(isinstance(d, DeclSpan) for d in (w, sub, zero))
-    assert isinstance(n, A.AnnAssign) and isinstance(o, A.AnnAssign)
+    assert [(d.attr, d.type_text) for d in (w, sub, zero, o)] == \
+        [("w", "Tensor"), ("sub", "__torch__.a.B"), ("0", "__torch__.a.B"),
+         ("o", "Optional[int]")]
+    assert all(isinstance(d, DeclSpan) for d in (w, sub, zero, o))
+    assert isinstance(n, A.AnnAssign)      # `None` is a constant: the parser's to take
+    assert _dump(o.type_expr()) == _dump(o.parse().annotation)
     assert _dump(sub.type_expr()) == _dump(sub.parse().annotation)
     assert _dump(zero.type_expr()) == _dump(zero.parse().value)
     assert _dump(_materialized(m)) == _dump(parse(text))

@@ -4,18 +4,27 @@ Loading an archive needs its classes' attributes, not their methods' code, and p
 method bodies with tsjit's (pure Python) parser would make load time grow with the
 amount of code. PythonPrint's files are regular: classes and functions at the top
 level; in class bodies, one-line declarations (`name : Type`, `c : Final[int] = 3`,
-`__parameters__ = ["w", ]`, `__annotations__["0"] = Type`) and `def`s. `outline`
-splits a file into logical lines (brackets, strings and comments respected), finds each
-`def` and its extent, and parses the declarations with a small parser for just that
-subset, giving the AST — ranges included — tsjit's parser gives. Each `def` stays a
-`DefSpan`, parsed by tsjit's parser when the function is first compiled; a declaration
-of an attribute with a dotted type (`w : Tensor`, `__annotations__["0"] = __torch__.a.B`,
-most of them) stays a `DeclSpan`, its type's text being all loading needs as a rule
-(`materialize` parses both kinds of span).
+`__parameters__ = ["w", ]`, `__annotations__["0"] = Type`) and `def`s. Each `def` stays
+a `DefSpan`, parsed by tsjit's parser when the function is first compiled; a declaration
+of an attribute's type (`w : Tensor`, `__annotations__["0"] = __torch__.a.B`,
+`h : Optional[bool]`, most of them) stays a `DeclSpan`, its type's text being all
+loading needs as a rule (`materialize` parses both kinds of span); other declarations
+are parsed with a small parser for just that subset, giving the AST — ranges included —
+tsjit's parser gives.
 
-Files of any other shape (triple-quoted strings, escapes, continuations, tabs, nested
-classes, expressions beyond names, subscripts and literals...) give None: the caller
-parses the whole file with the full parser, so behaviour and errors stay `parse`'s.
+Two outliners find the lines. The layout outline (`_fast_outline`, loading's usual
+path) reads only the lines indented by at most two spaces, found by one regex: in
+PythonPrint's layout those are the top level and the class bodies, and function code is
+deeper. It takes files with no tab, backslash or comment outside strings, and brackets
+balanced within each declaration and each function. Anything else goes to the line
+outline (`_Outliner`), which splits the whole file into logical lines (brackets, strings
+and comments respected). Both give the same AST for a valid file; for an invalid one the
+layout outline may leave the error inside a function, where it shows when that function
+is compiled (as an error in any function body does).
+
+Files of any other shape (triple-quoted strings, continuations, tabs, nested classes,
+expressions beyond names, subscripts and literals...) give None: the caller parses the
+whole file with the full parser, so behaviour and errors stay `parse`'s.
 """
 from __future__ import annotations
 
@@ -36,9 +45,6 @@ _KEYWORDS = {"and", "as", "assert", "async", "await", "break", "class", "continu
              "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
              "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
              "return", "try", "while", "with", "yield"}
-# An attribute declaration with a dotted type, spaced as PythonPrint spaces it.
-_DOTTED_DECL = re.compile(r"""(?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
-                          r"([A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)")
 _RESERVED = frozenset(_KEYWORDS) | frozenset(_CONSTANTS)
 _DEF = re.compile(r"def +([A-Za-z_][A-Za-z_0-9]*) *\(")
 _CLASS = re.compile(r"class +([A-Za-z_][A-Za-z_0-9]*) *")
@@ -104,10 +110,148 @@ def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
     """The file's AST with function bodies left as DefSpans; None if it has another shape."""
     if '"""' in text or "'''" in text:
         return None     # strings may span lines: logical lines need the full lexer
+    src = Source(text, filename)
     try:
-        return _Outliner(Source(text, filename)).module()
+        found = _fast_outline(src)
+    except _Unsupported:
+        found = None
+    if found is not None:
+        return found
+    try:
+        return _Outliner(src).module()
     except _Unsupported:
         return None
+
+
+def _fast_outline(src: Source) -> Optional[A.Module]:
+    """The outline of a file in PythonPrint's own layout, or None for `_Outliner` to try.
+
+    Loading reads only the top level and class bodies: lines indented by at most two
+    spaces (PythonPrint indents by two; function bodies and continued signatures are
+    deeper). One regex finds those lines, with no Python step per line of function code
+    (which `_logical_lines` takes). They are the logical lines that matter when nothing
+    continues a line onto them: no backslash or comment outside strings, and brackets balanced within each
+    declaration line and each function (counted in the raw text, so a bracket in a
+    string or comment unbalances the count and sends the file to `_Outliner`)."""
+    text = src.text
+    if _IRREGULAR_RAW.search(text):
+        return None     # a tab, a form feed, a CR
+    if "\\" in text or "#" in text:
+        code_only = _ONE_LINE_STRING.sub("", text)
+        if "\\" in code_only or "#" in code_only:
+            return None     # a continued line, or a comment (PythonPrint writes none)
+    body: list[A.Stmt] = []
+    klass: Optional[tuple] = None       # (header match, its body's statements)
+    fn: Optional[tuple] = None          # the open def (see _open_def)
+    gap_from = 0                        # end of the last shallow line that opens no body
+    first = _FIRST_LINE.match(text)
+    for m in ([first] if first else []) + list(_SHALLOW_LINE.finditer(text)):
+        line_start, code = m.span(1)
+        indent = code - line_start
+        if indent & 1:
+            return None                 # one or three spaces: not PythonPrint's layout
+        end = m.end()
+        while text[end - 1] == " ":
+            end -= 1
+        if fn is not None:
+            if indent > fn[3]:
+                continue                # in the body of a top-level function
+            fn = _close_def(src, fn, line_start)
+        elif line_start > gap_from and not text[gap_from:line_start].isspace():
+            return None                 # deeper lines under a line that opens no body
+        gap_from = end
+        if indent == 0:
+            if klass is not None:
+                body.append(_class_def(src, *klass))
+                klass = None
+            if text.startswith("def ", code):
+                fn = _open_def(src, code, end, 0, body)
+            elif text.startswith("class ", code):
+                header = _CLASS_HEADER.fullmatch(text, code, end)
+                if header is None:
+                    return None
+                klass = (header, [])
+            else:
+                return None
+        elif klass is None:
+            return None
+        elif text.startswith("def ", code):
+            fn = _open_def(src, code, end, 2, klass[1])
+        elif end - code == 4 and text.startswith("pass", code):
+            klass[1].append(A.Pass(SourceRange(src, code, end)))
+        else:
+            # (either parse takes only a whole, bracket-balanced statement)
+            klass[1].append(_declaration(src, code, end) or
+                            _Parser(src, code, end).statement())
+    if fn is not None:
+        _close_def(src, fn, len(text))
+    elif gap_from < len(text) and not text[gap_from:].isspace():
+        return None
+    if klass is not None:
+        body.append(_class_def(src, *klass))
+    if not body:
+        return None
+    return A.Module(SourceRange(src, 0, len(text)), tuple(body))
+
+
+def _balanced(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] has as many closing brackets of each kind as opening."""
+    return text.count("(", start, end) == text.count(")", start, end) and \
+        text.count("[", start, end) == text.count("]", start, end) and \
+        text.count("{", start, end) == text.count("}", start, end)
+
+
+def _open_def(src: Source, code: int, end: int, indent: int, into: list) -> tuple:
+    """An open def, its header line being [code, end): (name, code, line start, indent,
+    the statement list it goes to, end of the header line)."""
+    m = _DEF.match(src.text, code, end)
+    if m is None or src.text[end - 1] not in ":,":
+        raise _Unsupported()    # e.g. a one-line `def f(): return 1`
+    return (m.group(1), code, code - indent, indent, into, end)
+
+
+def _close_def(src: Source, fn: tuple, stop: int) -> None:
+    """Append the open def's DefSpan, the def ending before offset `stop`."""
+    name, code, line_start, _, into, header_end = fn
+    text = src.text
+    while text[stop - 1] in " \n":
+        stop -= 1
+    if stop <= header_end or not _balanced(text, code, stop):
+        raise _Unsupported()    # a def without a body, or brackets left open
+    into.append(DefSpan(SourceRange(src, code, stop), name, line_start))
+    return None
+
+
+def _class_def(src: Source, header: re.Match, stmts: list) -> A.ClassDef:
+    """The ClassDef of a header (`class N(B1, B2):`) and its body's statements."""
+    if not stmts:
+        raise _Unsupported()
+    name = header.group(1)
+    bases: tuple[A.Expr, ...] = ()
+    if header.group(2):
+        bases = tuple(A.Name(SourceRange(src, b.start(), b.end()), b.group())
+                      for b in _NAME.finditer(src.text, *header.span(2)))
+    if name in _RESERVED or any(b.id in _RESERVED for b in bases):
+        raise _Unsupported()
+    return A.ClassDef(SourceRange(src, header.start(), stmts[-1].range.end), name, bases,
+                      tuple(stmts))
+
+
+def _declaration(src: Source, code: int, end: int) -> Optional["DeclSpan"]:
+    """The line [code, end) as a DeclSpan, if it declares an attribute's type in
+    PythonPrint's spelling; None for the declaration parser to take it."""
+    m = _DECL.fullmatch(src.text, code, end)
+    if m is None:
+        return None
+    attr, key, type_text = m.groups()
+    if attr is None:
+        attr = key[1:-1]
+    elif attr in _RESERVED:
+        return None
+    if not _RESERVED.isdisjoint(type_text.split(".") if "[" not in type_text
+                                else _NAME.findall(type_text)):
+        return None     # the parser's to take (or reject)
+    return DeclSpan(SourceRange(src, code, end), attr, type_text)
 
 
 class _Outliner:
@@ -167,30 +311,13 @@ class _Outliner:
                 stmt, j = self.function(lines, j)
                 body.append(stmt)
                 continue
-            body.append(self.declaration(line) or
+            body.append(_declaration(self.src, line.code, line.end) or
                         _Parser(self.src, line.code, line.end).statement())
             j += 1
         if not body:
             raise _Unsupported()
         return A.ClassDef(self.src.range(header.code, body[-1].range.end), m.group(1),
                           bases, tuple(body)), j
-
-
-    def declaration(self, line: _Line) -> Optional[DeclSpan]:
-        """The line as a DeclSpan, if it is an attribute declaration with a dotted type in
-        PythonPrint's spelling; None for the parser to take it."""
-        m = _DOTTED_DECL.fullmatch(self.text, line.code, line.end)
-        if m is None:
-            return None
-        attr, key, type_text = m.groups()
-        names = type_text.split(".")
-        if attr is not None:
-            names.append(attr)
-        else:
-            attr = key[1:-1]
-        if not _RESERVED.isdisjoint(names):
-            return None     # the parser's to take (or reject)
-        return DeclSpan(self.src.range(line.code, line.end), attr, type_text)
 
 
 class _Parser:
@@ -403,3 +530,21 @@ _IRREGULAR = "'\"\\\t\f\r"
 _ROUND = str.maketrans("[{]}", "(())")
 _ONE_LINE_PAIR = re.compile(r"\([^()\n]*\)")
 _MAX_NESTING = 16   # passes of pair removal (each is linear); deeper brackets are counted
+
+# The fast outline's patterns: where a line indented by at most three spaces starts (its
+# indentation in group 1), the first line included; characters that continue a line or
+# that PythonPrint never writes outside strings.
+_SHALLOW_LINE = re.compile(r"\n( {0,3})\S[^\n]*")
+_FIRST_LINE = re.compile(r"( {0,3})\S[^\n]*")
+_IRREGULAR_RAW = re.compile(r"[\t\f\r]")
+_ONE_LINE_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_CLASS_HEADER = re.compile(r"class ([A-Za-z_][A-Za-z_0-9]*)"
+                           r"(?:\(([A-Za-z_][A-Za-z_0-9]*(?:, [A-Za-z_][A-Za-z_0-9]*)*)?\))?:")
+# An attribute's type: a dotted name, subscripted by types up to three levels deep.
+_TYPE0 = r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*"
+_TYPE1 = _TYPE0 + r"(?:\[" + _TYPE0 + r"(?:, " + _TYPE0 + r")*\])?"
+_TYPE2 = _TYPE0 + r"(?:\[" + _TYPE1 + r"(?:, " + _TYPE1 + r")*\])?"
+_TYPE3 = _TYPE0 + r"(?:\[" + _TYPE2 + r"(?:, " + _TYPE2 + r")*\])?"
+_DECL = re.compile(r"""(?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
+                   r"(" + _TYPE3 + ")")
