@@ -87,3 +87,16 @@ def test_failed_save_leaves_existing_file(tmp_path, monkeypatch):
         tsjit.save(m, str(p))
     assert p.read_bytes() == b"precious"
     assert os.listdir(tmp_path) == ["m.pt"]
+
+
+def test_storage_of_an_element_type_numpy_lacks(tmp_path):
+    # bfloat16 tensors (PyTorch writes their storages as torch.BFloat16Storage)
+    def edit(name, data):
+        if name.endswith("data.pkl"):
+            assert b"ctorch\nFloatStorage\n" in data
+            return data.replace(b"ctorch\nFloatStorage\n", b"ctorch\nBFloat16Storage\n")
+        return data
+    path = _rezip(tmp_path, edit)
+    with pytest.raises(ArchiveError, match="holds bfloat16 elements, which tsjit does not "
+                                           "support"):
+        tsjit.load(path)

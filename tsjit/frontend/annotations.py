@@ -15,6 +15,10 @@ _BY_NAME = {
 }
 
 
+# What a bare name denotes where nothing shadows it (archive code: class bodies).
+BUILTIN_TYPE_NAMES: dict[str, T.Type] = dict(_BY_NAME)
+
+
 # `isinstance(x, tuple)`: any tuple / list / dict.
 _BARE_CONTAINERS = {"tuple": T.AnyTupleType, "list": T.AnyListType, "dict": T.DictType(T.AnyType, T.AnyType)}
 

@@ -64,18 +64,24 @@ class DefSpan(A.Stmt):
 
 
 @dataclass(frozen=True, eq=False)
-class DeclSpan(A.Stmt):
-    """A class-body declaration of an attribute whose type is a dotted name, not parsed
-    yet: `attr : a.b.C` or `__annotations__["attr"] = a.b.C`. Loading needs only the
+class _LineSpan(A.Stmt):
+    """A one-line class-body declaration not parsed yet (loading takes what it needs from
+    the fields), parsed by the declaration parser when the statement itself is needed."""
+
+    def parse(self) -> A.Stmt:
+        """The statement, as the declaration parser gives it."""
+        return _Parser(self.range.source, self.range.start, self.range.end).statement()
+
+
+@dataclass(frozen=True, eq=False)
+class DeclSpan(_LineSpan):
+    """A declaration of an attribute's type: `attr : T` or `__annotations__["attr"] = T`,
+    T a dotted name or a subscript of such (`Optional[bool]`). Loading needs only the
     attribute's name and the type's text (types are found by their text, and PythonPrint
-    repeats them); the statement is parsed if the type is not known yet."""
+    repeats them); the type is parsed if its text is new to the archive."""
 
     attr: str
     type_text: str
-
-    def parse(self) -> A.Stmt:
-        """The AnnAssign or Assign statement, as the declaration parser gives it."""
-        return _Parser(self.range.source, self.range.start, self.range.end).statement()
 
     def type_expr(self) -> A.Expr:
         """The type's expression (with its range in the file), which ends the line."""
@@ -83,12 +89,30 @@ class DeclSpan(A.Stmt):
         return _Parser(self.range.source, end - len(self.type_text), end).expr()
 
 
+@dataclass(frozen=True, eq=False)
+class NamesSpan(_LineSpan):
+    """`__parameters__ = ["w", "b", ]` or `__buffers__ = [...]`, of plain strings."""
+
+    target: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class FinalSpan(_LineSpan):
+    """`name : Final[T] = v`, v a number, a bool, None or a plain string."""
+
+    name: str
+    value: object
+
+
+_SPANS = (DefSpan, _LineSpan)
+
+
 def materialize(stmt: A.Stmt) -> A.Stmt:
-    """`stmt` with every DefSpan and DeclSpan in it (or in its class body) parsed."""
-    if isinstance(stmt, (DefSpan, DeclSpan)):
+    """`stmt` with every span (DefSpan, DeclSpan...) in it (or in its class body) parsed."""
+    if isinstance(stmt, _SPANS):
         return stmt.parse()
-    if isinstance(stmt, A.ClassDef) and any(isinstance(s, (DefSpan, DeclSpan))
-                                            for s in stmt.body):
+    if isinstance(stmt, A.ClassDef) and any(isinstance(s, _SPANS) for s in stmt.body):
         return A.ClassDef(stmt.range, stmt.name, stmt.bases,
                           tuple(materialize(s) for s in stmt.body), stmt.decorators)
     return stmt
@@ -237,21 +261,46 @@ def _class_def(src: Source, header: re.Match, stmts: list) -> A.ClassDef:
                       tuple(stmts))
 
 
-def _declaration(src: Source, code: int, end: int) -> Optional["DeclSpan"]:
-    """The line [code, end) as a DeclSpan, if it declares an attribute's type in
-    PythonPrint's spelling; None for the declaration parser to take it."""
-    m = _DECL.fullmatch(src.text, code, end)
-    if m is None:
+def _declaration(src: Source, code: int, end: int) -> Optional[_LineSpan]:
+    """The line [code, end) as a span, if it is a declaration in PythonPrint's spelling
+    of one of the usual kinds; None for the declaration parser to take it."""
+    text = src.text
+    m = _DECL.fullmatch(text, code, end)
+    if m is not None:
+        attr, key, type_text = m.groups()
+        if attr is None:
+            attr = key[1:-1]
+        elif attr in _RESERVED:
+            return None
+        if not _reserved_free(type_text):
+            return None     # the parser's to take (or reject)
+        return DeclSpan(SourceRange(src, code, end), attr, type_text)
+    if text.startswith("__", code):
+        m = _NAMES.fullmatch(text, code, end)
+        if m is None:
+            return None
+        listed = m.group(2)
+        names = tuple(listed[1:-3].split('", "')) if listed else ()
+        return NamesSpan(SourceRange(src, code, end), m.group(1), names)
+    m = _FINAL.fullmatch(text, code, end)
+    if m is None or m.group(1) in _RESERVED or not _reserved_free(m.group(2)):
         return None
-    attr, key, type_text = m.groups()
-    if attr is None:
-        attr = key[1:-1]
-    elif attr in _RESERVED:
-        return None
-    if not _RESERVED.isdisjoint(type_text.split(".") if "[" not in type_text
-                                else _NAME.findall(type_text)):
-        return None     # the parser's to take (or reject)
-    return DeclSpan(SourceRange(src, code, end), attr, type_text)
+    literal = m.group(3)
+    if literal[0] in "'\"":
+        value: object = literal[1:-1]
+    elif literal in _CONSTANTS:
+        value = _CONSTANTS[literal]
+    elif "." in literal or "e" in literal or "E" in literal:
+        value = float(literal)
+    else:
+        value = int(literal)
+    return FinalSpan(SourceRange(src, code, end), m.group(1), value)
+
+
+def _reserved_free(type_text: str) -> bool:
+    """Whether no name in a type's text is a keyword or a constant."""
+    return _RESERVED.isdisjoint(type_text.split(".") if "[" not in type_text
+                                else _NAME.findall(type_text))
 
 
 class _Outliner:
@@ -548,3 +597,7 @@ _TYPE2 = _TYPE0 + r"(?:\[" + _TYPE1 + r"(?:, " + _TYPE1 + r")*\])?"
 _TYPE3 = _TYPE0 + r"(?:\[" + _TYPE2 + r"(?:, " + _TYPE2 + r")*\])?"
 _DECL = re.compile(r"""(?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
                    r"(" + _TYPE3 + ")")
+_NAMES = re.compile(r'(__parameters__|__buffers__) = \[((?:"[^"\\\n]*", )*)\]')
+_FINAL = re.compile(r"([A-Za-z_][A-Za-z_0-9]*) : Final\[(" + _TYPE2 + r")\] = "
+                    r"""(-?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+"""
+                    r"""|0|[1-9][0-9]*)|True|False|None|"[^"\\\n]*"|'[^'\\\n]*')""")

@@ -16,7 +16,8 @@ from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .builtins import lookup_builtin
-from .code_outline import DeclSpan, DefSpan, materialize, outline
+from .annotations import BUILTIN_TYPE_NAMES
+from .code_outline import DeclSpan, DefSpan, FinalSpan, NamesSpan, materialize, outline
 from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import parse
@@ -187,11 +188,13 @@ class SourceImporter:
         buffers: list[str] = []
         compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
         for stmt in c.body:
-            if isinstance(stmt, DeclSpan):
-                # (the type's expression is parsed only if its text is new to the archive)
-                found = self.annotation_types.get(stmt.type_text)
-                t.add_attribute(stmt.attr, found or self.annotation_type(compiler,
-                                                                        stmt.type_expr()))
+            kind = type(stmt)
+            if kind is DeclSpan:
+                t.add_attribute(stmt.attr, self.declared_type(compiler, stmt))
+            elif kind is NamesSpan:
+                (params if stmt.target == "__parameters__" else buffers).extend(stmt.names)
+            elif kind is FinalSpan:
+                t.constants[stmt.name] = stmt.value
             elif isinstance(stmt, (ast.Def, DefSpan)):
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -222,6 +225,22 @@ class SourceImporter:
         for a in t.attributes:
             a.is_parameter = a.name in params
             a.is_buffer = a.name in buffers
+
+    def declared_type(self, compiler: FunctionCompiler, d: DeclSpan) -> T.Type:
+        """The type of a declaration, found by its text; parsed only if the text is new to
+        the archive and is not a builtin type's or a class's name."""
+        text = d.type_text
+        found = self.annotation_types.get(text)
+        if found is None:
+            found = BUILTIN_TYPE_NAMES.get(text)
+            if found is None and text.startswith("__torch__.") and "[" not in text:
+                found = self.lookup(text)
+                if isinstance(found, Function):
+                    found = None
+            if found is None:
+                return self.annotation_type(compiler, d.type_expr())  # (errors say where)
+            self.annotation_types[text] = found
+        return found
 
     def annotation_type(self, compiler: FunctionCompiler, e: ast.Expr) -> T.Type:
         """The type annotation `e` of an attribute denotes (resolved once per text)."""

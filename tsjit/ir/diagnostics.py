@@ -26,15 +26,19 @@ class Source:
     # How an archive's debug records split `text` into pieces, kept to write it back alike.
     pieces: Optional[tuple] = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        # str.find per line, not a Python step per character: sources can be large.
-        starts = [0]
-        text = self.text
-        i = text.find("\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = text.find("\n", i + 1)
-        self._line_starts = starts
+    def line_starts(self) -> list:
+        """Offsets where the lines of `text` start (found when first needed: most sources,
+        an archive's code files among them, never show an error)."""
+        starts = self._line_starts
+        if not starts:
+            # str.find per line, not a Python step per character: sources can be large.
+            starts.append(0)
+            text = self.text
+            i = text.find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = text.find("\n", i + 1)
+        return starts
 
     def origin_map(self) -> Optional[list]:
         """The (char offset, original range or None) list of generated code, or None."""
@@ -44,12 +48,13 @@ class Source:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """0-based line index within `text` and 0-based column for a character offset."""
-        line = bisect.bisect_right(self._line_starts, offset) - 1
-        return line, offset - self._line_starts[line]
+        starts = self.line_starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return line, offset - starts[line]
 
     def line_text(self, line: int) -> str:
         """The text of the 0-based line `line`, without its newline."""
-        start = self._line_starts[line]
+        start = self.line_starts()[line]
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 

@@ -19,7 +19,7 @@ from ..ir import CompilationUnit
 from ..ir import types as T
 from ..ir.diagnostics import Source, SourceRange, TsjitError
 from ..tensor import Device, Tensor, device as make_device
-from ..tensor.dtypes import as_dtype, to_numpy_dtype
+from ..tensor.dtypes import as_dtype
 from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
@@ -38,22 +38,26 @@ class _Storages:
         self.arrays: dict[str, np.ndarray] = {}
 
     def get(self, pid: tuple, where: str) -> np.ndarray:
+        """The storage persistent id `pid` names, as a flat array of its element type."""
         if len(pid) != 5 or pid[0] != "storage" or type(pid[1]) is not P.Global:
             raise ArchiveError(f"unexpected persistent id {pid!r} in {where}")
         _, cls, key, location, numel = pid
-        dt = _STORAGE_DTYPES.get(cls)
-        if dt is None:
+        found = _STORAGE_DTYPES.get(cls)
+        if found is None:
             raise ArchiveError(f"unknown storage type {cls.qualname} in {where}")
+        dt, np_dtype = found
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {pid!r} in {where}")
         arr = self.arrays.get(key)
         if arr is None:
             name = f"{self.folder}/{key}"
             record = f"{self.reader.top}/{name}"
+            if np_dtype is None:
+                raise ArchiveError(f"storage {record} holds {dt.name} elements, which tsjit "
+                                   f"does not support (numpy has no {dt.name} type)")
             if not self.reader.has(name):
                 raise ArchiveError(f"{where} refers to storage {record}, which the archive lacks")
             view = self.reader.storage_view(name)
-            np_dtype = to_numpy_dtype(dt)
             if len(view) < numel * np_dtype.itemsize:
                 raise ArchiveError(f"storage {record} has {len(view)} bytes but {numel} elements "
                                    f"of {dt.name} need {numel * np_dtype.itemsize}")
@@ -62,9 +66,11 @@ class _Storages:
         return arr
 
 
-# dtypes of the `torch.<X>Storage` globals, by Global (interned: looked up by identity).
-_STORAGE_DTYPES: dict[P.Global, Any] = {
-    P.Global("torch", cls): as_dtype(name) for cls, name in P.STORAGE_DTYPES.items()}
+# (dtype, numpy dtype or None) of the `torch.<X>Storage` globals, by Global (interned:
+# looked up by identity).
+_STORAGE_DTYPES: dict[P.Global, tuple[Any, Optional[np.dtype]]] = {
+    P.Global("torch", cls): (as_dtype(name), as_dtype(name).np)
+    for cls, name in P.STORAGE_DTYPES.items()}
 
 
 _INT = {int}
@@ -97,8 +103,9 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
     item = storage.itemsize
     a = np.ndarray(tuple(size), dtype=storage.dtype, buffer=storage, offset=offset * item,
                    strides=tuple(s * item for s in stride))
-    t = Tensor(a)
-    t.requires_grad = requires_grad
+    t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
+    if requires_grad:
+        t.requires_grad = True
     return t
 
 
