@@ -12,12 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from serialize_corpus_util import ARCHIVES, CORPUS, case_name
+from tsjit.serialize import zip_archive
 from tsjit.serialize.errors import ArchiveError
 from tsjit.serialize.zip_archive import (
     ALIGNMENT, COMPRESS_MIN_SIZE, METHOD_DEFLATED, METHOD_STORED, ArchiveReader,
-    ArchiveWriter, pad_extra_length)
+    ArchiveWriter, _plain_names, check_name, pad_extra_length)
 
 MLP = CORPUS / "model_mlp" / "model.pt"
 
@@ -246,18 +248,19 @@ def test_records_that_lie_about_their_place_or_content() -> None:
     corrupt[first.data_offset] ^= 0xFF                      # flip a byte of data/0
     with pytest.raises(ArchiveError, match="CRC"):
         ArchiveReader(bytes(corrupt)).read("data/0")
+    # Local headers are checked when their record is first used (data/0 here).
     renamed = bytearray(data)
     renamed[30] = ord("X")                                  # local name != central name
     with pytest.raises(ArchiveError, match="local header names"):
-        ArchiveReader(bytes(renamed))
+        ArchiveReader(bytes(renamed)).read("data/0")
     oversized = bytearray(data)
     struct.pack_into("<II", oversized, cd + 20, 10**6, 10**6)   # sizes past the file
     with pytest.raises(ArchiveError, match="data runs past"):
-        ArchiveReader(bytes(oversized))
+        ArchiveReader(bytes(oversized)).read("data/0")
     misplaced = bytearray(data)
     struct.pack_into("<I", misplaced, cd + 42, 5)           # header offset into garbage
     with pytest.raises(ArchiveError):
-        ArchiveReader(bytes(misplaced))
+        ArchiveReader(bytes(misplaced)).read("data/0")
 
 
 def test_bad_deflate_data_is_reported() -> None:
@@ -267,6 +270,219 @@ def test_bad_deflate_data_is_reported() -> None:
     data[e.data_offset:e.data_offset + 8] = b"\xff" * 8
     with pytest.raises(ArchiveError, match="model_mlp.py"):
         ArchiveReader(bytes(data)).read("code/__torch__/model_mlp.py")
+
+
+# ------------------------------------------------------------------- checks on first use
+
+def central_entry(data: bytes, name: str) -> int:
+    """File offset of the central directory entry of record `name` (full name)."""
+    cd = data.index(b"PK\x01\x02")
+    return data.rindex(b"PK\x01\x02", 0, data.index(name.encode() + b"PK", cd))
+
+
+def header_offset(data: bytes, name: str) -> int:
+    return struct.unpack_from("<I", data, central_entry(data, name) + 42)[0]
+
+
+def damaged(record: str, how: str) -> tuple[bytes, str]:
+    """MLP with one thing of `record`'s local header, data descriptor or sizes broken, and
+    the message the reader gave for it (when it checked every record at open)."""
+    data = bytearray(MLP.read_bytes())
+    full = f"model/{record}"
+    with ArchiveReader(bytes(data)) as r:
+        e = r.info(record)
+        h, data_at, size, method = e.header_offset, e.data_offset, e.compressed_size, e.method
+        next_header = min(r.info(n).header_offset for n in r.names()
+                          if r.info(n).header_offset > h)
+    where = f"record {full} in <bytes>"
+    if how == "signature":
+        data[h] ^= 0xFF
+        return bytes(data), f"{where} has a bad local header signature at offset {h}"
+    if how == "name":
+        data[h + 30] = ord("X")
+        local_name = b"X" + full[1:].encode()
+        return bytes(data), f"{where} local header names {local_name!r} at offset {h}"
+    if how == "method":
+        other = METHOD_STORED if method == METHOD_DEFLATED else METHOD_DEFLATED
+        struct.pack_into("<H", data, h + 8, other)
+        return bytes(data), (f"{where} local header disagrees with the central directory "
+                             f"at offset {h}")
+    if how == "crc":
+        struct.pack_into("<I", data, h + 14, 1)
+        return bytes(data), (f"{where} local header sizes disagree with the central directory "
+                             f"at offset {h}")
+    if how == "descriptor":
+        data[data_at + size + 4] ^= 0xFF                    # its CRC-32
+        return bytes(data), (f"{where} data descriptor disagrees with the central directory "
+                             f"at offset {data_at + size + 4}")
+    assert how == "sizes"
+    struct.pack_into("<II", data, central_entry(bytes(data), full) + 20, 10**6, 10**6)
+    return bytes(data), (f"{where} data runs past the end of its record area "
+                         f"({data_at + 10**6} > {next_header}; truncated file?) "
+                         f"at offset {data_at}")
+
+
+DAMAGES = ["signature", "name", "method", "crc", "descriptor", "sizes"]
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+@pytest.mark.parametrize("record", ["data/3", "data.pkl", "constants.pkl"])
+def test_a_damaged_record_is_reported_when_first_used(record: str, how: str) -> None:
+    data, message = damaged(record, how)
+    r = ArchiveReader(data)                     # opening does not look at local headers
+    assert r.names() == ArchiveReader(MLP).names() and r.has(record)
+    assert r.read("version") == b"3\n"          # nor does reading another record
+    for use in (r.read, r.info, r.storage_view, r.read):    # and again: nothing is cached
+        with pytest.raises(ArchiveError) as info:
+            use(record)
+        assert str(info.value) == message
+        assert info.value.record == f"model/{record}"
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+def test_storage_view_of_a_damaged_record_is_an_error(tmp_path: Path, how: str) -> None:
+    data, message = damaged("data/2", how)
+    path = tmp_path / "model.pt"
+    path.write_bytes(data)
+    with ArchiveReader(path) as r:
+        assert np.frombuffer(r.storage_view("data/1"), np.float32).size == 16
+        with pytest.raises(ArchiveError) as info:
+            r.storage_view("data/2")
+        assert str(info.value) == message.replace("<bytes>", str(path))
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+@pytest.mark.parametrize("record", ["data/0", "data.pkl", "code/__torch__/model_mlp.py"])
+def test_loading_an_archive_with_a_damaged_needed_record_fails(tmp_path: Path, record: str,
+                                                               how: str) -> None:
+    import tsjit
+    data, message = damaged(record, how)
+    path = tmp_path / "model.pt"
+    path.write_bytes(data)
+    with pytest.raises(ArchiveError) as info:
+        tsjit.load(str(path))
+    assert str(info.value).startswith(message.replace("<bytes>", str(path)))  # + context
+
+
+def test_entries_sharing_a_local_header() -> None:
+    data = bytearray(MLP.read_bytes())
+    struct.pack_into("<I", data, central_entry(bytes(data), "model/data/2") + 42,
+                     header_offset(bytes(data), "model/data/1"))
+    r = ArchiveReader(bytes(data))
+    with pytest.raises(ArchiveError, match=r"model/data/1 .* local header lies outside the "
+                                           r"record area at offset 464"):
+        r.read("data/1")        # the first of the two in the directory: an empty area
+    with pytest.raises(ArchiveError, match=r"model/data/2 .* local header names "
+                                           r"b'model/data/1' at offset 464"):
+        r.read("data/2")
+    assert r.read("data/3") == ArchiveReader(MLP).read("data/3")
+
+
+def test_record_areas_end_at_the_central_directory() -> None:
+    data = bytearray(MLP.read_bytes())
+    cd = bytes(data).index(b"PK\x01\x02")
+    # Headers claimed past the end of the file. A record's area runs up to the next header,
+    # but never past the directory (the area of the first used to end past the file).
+    for name, offset in (("model/data/6", 20000), ("model/data/7", 30000),
+                         ("model/.data/serialization_id", 40000)):
+        struct.pack_into("<I", data, central_entry(bytes(data), name) + 42, offset)
+    r = ArchiveReader(bytes(data))
+    for name, offset in (("data/6", 20000), ("data/7", 30000)):
+        with pytest.raises(ArchiveError) as info:
+            r.read(name)
+        assert str(info.value) == (f"record model/{name} in <bytes> local header lies outside "
+                                   f"the record area at offset {offset}")
+    # byteorder, now followed by no header before the directory: its data may not reach
+    # into the directory.
+    e = ArchiveReader(MLP).info("byteorder")
+    size = cd - e.data_offset + 10
+    struct.pack_into("<II", data, central_entry(bytes(data), "model/byteorder") + 20, size, size)
+    with pytest.raises(ArchiveError) as info:
+        ArchiveReader(bytes(data)).read("byteorder")
+    assert str(info.value) == (f"record model/byteorder in <bytes> data runs past the end of "
+                               f"its record area ({cd + 10} > {cd}; truncated file?) at offset "
+                               f"{e.data_offset}")
+
+
+def test_folder_entries_are_checked_at_open() -> None:
+    """Folder entries are never read, so their local headers are checked at open."""
+    good = zip_of("m/", "m/a")
+    assert ArchiveReader(good).names() == ["a"]
+    bad = bytearray(good)
+    bad[30] = ord("X")                          # the folder entry's local name
+    with pytest.raises(ArchiveError, match=r"record m/ in <bytes> local header names b'X/'"):
+        ArchiveReader(bytes(bad))
+
+
+def test_a_closed_file_reader_refuses_unchecked_records(tmp_path: Path) -> None:
+    path = tmp_path / "model.pt"
+    path.write_bytes(MLP.read_bytes())
+    r = ArchiveReader(path)
+    r.close()
+    with pytest.raises(ArchiveError, match="closed"):
+        r.info("data/0")
+
+
+@pytest.mark.parametrize("names,message", [
+    (("m/a", "m/a", "../evil"), "duplicate record name 'm/a'"),
+    (("m/a", "../evil", "m/a"), "unsafe record name '../evil'"),
+    (("m/a", "n/../x", "m/./b"), "unsafe record name 'n/../x'"),
+    (("n/a", "m/a", "/x"), "unsafe record name '/x'"),
+])
+def test_the_first_problem_in_the_directory_is_reported(names: tuple[str, ...],
+                                                        message: str) -> None:
+    with pytest.raises(ArchiveError, match=message):
+        ArchiveReader(zip_of(*names))
+
+
+def test_an_unsafe_name_before_a_bad_entry_is_reported_first() -> None:
+    data = bytearray(zip_of("m/a", "m/./b", "m/c"))
+    struct.pack_into("<H", data, central_entry(bytes(data), "m/c") + 8, 1)  # encrypted
+    with pytest.raises(ArchiveError, match=r"unsafe record name 'm/./b'"):
+        ArchiveReader(bytes(data))
+    data = bytearray(zip_of("m/a", "m/b", "m/c"))
+    struct.pack_into("<H", data, central_entry(bytes(data), "m/c") + 8, 1)
+    with pytest.raises(ArchiveError, match=r"record m/c in <bytes> is encrypted"):
+        ArchiveReader(bytes(data))
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.text(alphabet="ab/.:\\\x00\né", max_size=6), min_size=1, max_size=5))
+def test_names_checked_together_as_one_at_a_time(names: list[str]) -> None:
+    """_plain_names (all names at once) is true exactly for names check_name accepts that
+    are neither folder entries nor contain a newline."""
+    def accepted(name: str) -> bool:
+        try:
+            check_name(name, "test")
+        except ArchiveError:
+            return False
+        return "\n" not in name and not name.endswith("/")
+    assert _plain_names("\n".join(names), len(names)) == all(map(accepted, names))
+
+
+@pytest.mark.parametrize("tail", [0, 1, 4, 22, 64, 500, 5000, 10**6])
+@pytest.mark.parametrize("comment", [b"", b"a comment", b"PK\x05\x06" * 10])
+def test_any_tail_read_at_open_gives_the_same_archive(tmp_path: Path, monkeypatch,
+                                                      tail: int, comment: bytes) -> None:
+    """The directory is read from the file's tail when it is there, else from the mapping."""
+    raw = MLP.read_bytes()
+    raw = raw[:-2] + struct.pack("<H", len(comment)) + comment
+    path = tmp_path / "model.pt"
+    path.write_bytes(raw)
+    monkeypatch.setattr(zip_archive, "TAIL_READ", tail)
+    with zipfile.ZipFile(MLP) as z, ArchiveReader(path) as r:
+        assert [f"model/{n}" for n in r.names()] == z.namelist()
+        assert all(r.read(n) == z.read(f"model/{n}") for n in r.names())
+
+
+def test_a_directory_longer_than_the_tail_read(tmp_path: Path) -> None:
+    path = tmp_path / "many.pt"
+    with ArchiveWriter(path, top="many") as w:
+        for i in range(600):
+            w.write_record(f"data/{i}", i.to_bytes(4, "little"))
+    assert path.stat().st_size - path.read_bytes().index(b"PK\x01\x02") > zip_archive.TAIL_READ
+    with ArchiveReader(path) as r:
+        assert len(r.names()) == 600 and r.read("data/599") == (599).to_bytes(4, "little")
 
 
 # ------------------------------------------------------------------- against PyTorch

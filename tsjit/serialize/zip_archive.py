@@ -16,6 +16,14 @@ Layout PyTorch 2.13's `torch.jit.save` writes (learned from the corpus bytes):
   comment, attributes 0), followed by a zip64 end of central directory record (version
   made by 798, needed 45), a zip64 locator and the classic end record, always.
 
+The reader checks the end records, the central directory and the names (one top folder,
+no duplicates, nothing escaping it) when it opens an archive, but a record's local header
+and data descriptor only when the record is first used (`info`, `read`, `storage_view`),
+with the same errors a check at open would give: opening must not touch every record,
+as the headers lie all over the file (a page to fault in each, when the file is mapped)
+and a loader reads only some records. A record is checked before any of its bytes are
+returned.
+
 PyTorch deflates with miniz; zlib produces different (equally valid) deflate streams
 for most inputs, so deflated records are not byte-identical to PyTorch's. Given the same
 compressed bytes (see `ArchiveWriter(deflate=...)`) the writer reproduces the whole file.
@@ -24,13 +32,14 @@ from __future__ import annotations
 
 import io
 import mmap
+import operator
 import os
 import re
 import struct
 import tempfile
 import zlib
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Optional, Union
+from typing import IO, Any, Callable, Iterable, Optional, Union
 
 from tsjit.serialize.errors import ArchiveError
 
@@ -74,6 +83,7 @@ U16_MAX = 0xFFFF               # "see zip64" marker in 16-bit fields
 U32_MAX = 0xFFFFFFFF           # "see zip64" marker in 32-bit fields
 DEFLATE_LEVEL = 6              # zlib level for deflated records (no level matches miniz)
 RAW_DEFLATE_WBITS = -15        # zlib wbits for a raw deflate stream, 32 KiB window
+TAIL_READ = 16384              # bytes read from a file's end at open (where the directory is)
 
 
 def pad_extra_length(header_end: int) -> int:
@@ -105,6 +115,24 @@ def check_name(name: str, where: str) -> None:
 # Names check_name accepts for sure: parts of characters other than "/", NUL and "\\" that
 # are not "." or "..", joined by "/", maybe a final "/"; no ":" as the second character.
 _SAFE_NAME = re.compile(r"(?!.:)(?!\.\.?(?:/|\Z))[^/\x00\\]+(?:/(?!\.\.?(?:/|\Z))[^/\x00\\]+)*/?", re.S)
+
+
+def _plain_names(joined: str, count: int) -> bool:
+    """Whether the `count` names joined by newlines all pass check_name, none of them a
+    folder entry or with a newline: a few substring searches, much faster than a match
+    per name (the reader checks every name of an archive when it opens it)."""
+    if joined.count("\n") != count - 1 or "\x00" in joined or "\\" in joined:
+        return False
+    # With "/" between and around the names, every part of every name lies between two
+    # "/": an empty part, an empty name, a leading "/" and a folder entry's trailing "/"
+    # show as "//", "." and ".." parts as "/./" and "/../".
+    slashed = "/" + joined.replace("\n", "/") + "/"
+    if "//" in slashed or "/." in slashed and ("/./" in slashed or "/../" in slashed):
+        return False
+    return ":" not in joined or _DRIVE.search("\n" + joined) is None
+
+
+_DRIVE = re.compile(r"\n[^\n]:")    # a name (after a newline) with ":" as second character
 
 
 # ----------------------------------------------------------------------------- writer
@@ -291,42 +319,45 @@ class ZipEntry:
     compressed_size: int
     size: int
     header_offset: int
-    data_offset: int = 0     # filled in from the local header
+    data_offset: int = 0     # filled in from the local header (checked before it is seen)
+
+
+# A central directory entry as the reader keeps it until the record is used: ZipEntry's
+# fields but data_offset, in order. A tuple because building an object for every entry
+# was most of the time of opening an archive.
+_Central = tuple[str, int, int, int, int, int, int]
+_HEADER_OFFSET = operator.itemgetter(6)
 
 
 class ArchiveReader:
     """Opens and validates a TorchScript archive (a zip with one top folder).
 
     `source`: a path (the file is memory-mapped copy-on-write) or the archive's bytes.
-    Names given to and returned by the methods are relative to the top folder.
+    Names given to and returned by the methods are relative to the top folder. The
+    directory is checked when the archive is opened, each record's local header and data
+    descriptor when the record is first used (`info`, `read`, `storage_view`).
     """
 
     def __init__(self, source: Union[str, os.PathLike, bytes, bytearray, memoryview]) -> None:
         self._mmap: Optional[mmap.mmap] = None
+        self._released = False     # the file mapping is gone: no record can be checked
         if isinstance(source, (str, os.PathLike)):
             self.path = os.fspath(source)
-            try:
-                with open(self.path, "rb") as f:
-                    if os.fstat(f.fileno()).st_size < EOCD.size:
-                        raise self._not_zip()
-                    # ACCESS_COPY: writes through views go to private pages, never the file.
-                    self._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
-            except OSError as exc:
-                raise ArchiveError(f"cannot open archive {self.path}: "
-                                   f"{exc.strerror or exc}") from exc
-            self._buf = memoryview(self._mmap)
+            self._open_file()
         else:
             self.path = "<bytes>"
             self._buf = memoryview(source).cast("B")
+            self._tail, self._tail_at = self._buf, 0
         try:
-            self._entries = self._parse()
+            self._entries, self._cd_offset = self._parse()
+            self.top, self._relative = self._check_names(self._entries)
+            self._checked: dict[str, ZipEntry] = {}    # records whose local header passed
+            self._limits: Optional[dict[str, int]] = None   # full name -> record area end
+            if len(self._relative) != len(self._entries):
+                self._check_folder_entries()
         except BaseException:
             self.close()
             raise
-        first = next(iter(self._entries.values())).name
-        self.top: str = first.split("/", 1)[0]
-        self._relative = {e.name[len(self.top) + 1:]: e for e in self._entries.values()
-                          if not e.name.endswith("/")}
 
     # ---------------------------------------------------------------- public API
 
@@ -339,12 +370,9 @@ class ArchiveReader:
         return name in self._relative
 
     def info(self, name: str) -> ZipEntry:
-        """The zip entry of record `name`."""
-        try:
-            return self._relative[name]
-        except KeyError:
-            raise ArchiveError(f"no record {self.top}/{name} in {self.path}",
-                               record=f"{self.top}/{name}") from None
+        """The zip entry of record `name` (its local header is checked on first use)."""
+        e = self._checked.get(name)
+        return e if e is not None else self._check_record(name)
 
     def read(self, name: str) -> bytes:
         """The (inflated, CRC-checked) bytes of record `name`."""
@@ -380,6 +408,7 @@ class ArchiveReader:
         if self._mmap is not None:
             try:
                 self._buf.release()
+                self._released = True
                 self._mmap.close()
             except BufferError:
                 pass   # storage views are still exported; the map goes when they do
@@ -392,6 +421,37 @@ class ArchiveReader:
         self.close()
 
     # ---------------------------------------------------------------- validation
+
+    def _open_file(self) -> None:
+        """Map the file copy-on-write; read its last bytes (the directory, usually)."""
+        try:
+            # Unbuffered: the file is mapped, and its tail read in one call.
+            with open(self.path, "rb", buffering=0) as f:
+                if os.fstat(f.fileno()).st_size < EOCD.size:
+                    raise self._not_zip()
+                # ACCESS_COPY: writes through views go to private pages, never the file.
+                self._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+                self._buf = memoryview(self._mmap)
+                size = len(self._buf)
+                # Read, not taken from the mapping: that would fault in pages, which costs
+                # more than reading them (and the records' pages are not needed yet).
+                self._tail_at = max(0, size - TAIL_READ)
+                f.seek(self._tail_at)
+                self._tail = f.read(size - self._tail_at)
+        except OSError as exc:
+            self.close()
+            raise ArchiveError(f"cannot open archive {self.path}: "
+                               f"{exc.strerror or exc}") from exc
+        if len(self._tail) != size - self._tail_at:     # the file changed size meanwhile
+            self._tail, self._tail_at = b"", size
+
+    def _span(self, start: int, end: int) -> Union[bytes, memoryview]:
+        """The archive's bytes start:end (which lie inside it): from the tail read at open
+        if it holds them, else from the mapping."""
+        at = start - self._tail_at
+        if at >= 0:
+            return self._tail[at:at + end - start]
+        return self._buf[start:end]
 
     def _not_zip(self) -> ArchiveError:
         return ArchiveError(f"not a tsjit/TorchScript archive (not a zip file): {self.path}")
@@ -406,133 +466,222 @@ class ArchiveReader:
         return ArchiveError(f"damaged archive {self.path}: {what}{where}", offset=offset)
 
     def _find_eocd(self) -> int:
-        buf = self._buf
-        n = len(buf)
-        sig = struct.pack("<I", EOCD_SIG)
+        n = len(self._buf)
         # The usual case, an archive without a comment: the end record is the last 22 bytes
         # (checked without copying the up to 64 KiB tail the general search needs).
-        if n >= EOCD.size and buf[n - EOCD.size:n - EOCD.size + 4] == sig and \
-                buf[n - 2:n] == b"\x00\x00":
-            return n - EOCD.size
+        if n >= EOCD.size:
+            last = self._span(n - EOCD.size, n)
+            if last[:4] == _EOCD_SIG_BYTES and last[-2:] == b"\x00\x00":
+                return n - EOCD.size
         start = max(0, n - EOCD.size - MAX_COMMENT)
-        tail = bytes(buf[start:])
+        tail = bytes(self._span(start, n))
         pos = len(tail)
         while True:
-            pos = tail.rfind(sig, 0, pos)
+            pos = tail.rfind(_EOCD_SIG_BYTES, 0, pos)
             if pos < 0:
                 break
             if pos + EOCD.size <= len(tail):
                 comment_len = struct.unpack_from("<H", tail, pos + EOCD.size - 2)[0]
                 if pos + EOCD.size + comment_len == len(tail):
                     return start + pos
-        if n >= 4 and struct.unpack_from("<I", buf, 0)[0] == LOCAL_HEADER_SIG:
+        if n >= 4 and self._span(0, 4) == _LOCAL_SIG_BYTES:
             raise ArchiveError(f"truncated or damaged archive (no end of central directory "
                                f"record): {self.path}")
         raise self._not_zip()
 
-    def _parse(self) -> dict[str, ZipEntry]:
-        buf = self._buf
+    def _parse(self) -> tuple[dict[str, _Central], int]:
+        """The central directory's entries by full name, in order, and the directory's offset."""
         eocd = self._find_eocd()
-        (_, disk, cd_disk, n_disk, n, cd_size, cd_offset, _) = EOCD.unpack_from(buf, eocd)
+        (_, disk, cd_disk, n_disk, n, cd_size, cd_offset, _) = \
+            EOCD.unpack(self._span(eocd, eocd + EOCD.size))
         cd_end_expected = eocd
         loc = eocd - ZIP64_LOCATOR.size
-        if loc >= 0 and struct.unpack_from("<I", buf, loc)[0] == ZIP64_LOCATOR_SIG:
-            _, _, z64, _ = ZIP64_LOCATOR.unpack_from(buf, loc)
-            if z64 + ZIP64_EOCD.size > loc or \
-                    struct.unpack_from("<I", buf, z64)[0] != ZIP64_EOCD_SIG:
-                raise self._bad("bad zip64 end of central directory record", z64)
-            (_, _, _, _, disk, cd_disk, n_disk, n, cd_size, cd_offset) = \
-                ZIP64_EOCD.unpack_from(buf, z64)
-            cd_end_expected = z64
+        if loc >= 0:
+            _, _, z64, _ = locator = ZIP64_LOCATOR.unpack(self._span(loc, eocd))
+            if locator[0] == ZIP64_LOCATOR_SIG:
+                if z64 + ZIP64_EOCD.size > loc or \
+                        self._span(z64, z64 + 4) != _ZIP64_EOCD_SIG_BYTES:
+                    raise self._bad("bad zip64 end of central directory record", z64)
+                (_, _, _, _, disk, cd_disk, n_disk, n, cd_size, cd_offset) = \
+                    ZIP64_EOCD.unpack(self._span(z64, z64 + ZIP64_EOCD.size))
+                cd_end_expected = z64
         if disk != 0 or cd_disk != 0 or n_disk != n:
             raise self._bad("multi-disk archives are not supported")
         if cd_offset + cd_size != cd_end_expected:
             raise self._bad("central directory is not where the end record says", cd_offset)
         if n == 0:
             raise self._bad("the archive has no records")
-        # One copy of the directory: slicing bytes is cheaper than slicing the mapping.
-        cd = bytes(buf[cd_offset:cd_end_expected])
-        entries: dict[str, ZipEntry] = {}
+        # One copy of the directory (usually a slice of the tail): entries are parsed from
+        # bytes, cheaper to slice than the mapping.
+        cd = bytes(self._span(cd_offset, cd_end_expected))
+        return self._central_directory(cd, n, cd_offset), cd_offset
+
+    def _central_directory(self, cd: bytes, n: int, base: int) -> dict[str, _Central]:
+        """The `n` entries of the directory bytes `cd` (at file offset `base`) by name.
+
+        The loop only tells good entries from bad ones, with as few operations as it can
+        (this is most of the time of opening an archive); `_directory_error` and
+        `_entry_error` work out what is wrong with a bad one. Names are checked afterwards,
+        all at once (`_check_names`).
+        """
+        entries: dict[str, _Central] = {}
+        unpack = _UNPACK_CENTRAL_FIELDS
+        size_cd = len(cd)
         pos = 0
         for _ in range(n):
-            e, pos = self._central_entry(cd, pos, cd_offset)
-            if e.name in entries:
-                raise ArchiveError(f"duplicate record name {e.name!r} in {self.path}",
-                                   record=e.name)
-            entries[e.name] = e
-        if pos != len(cd):
-            raise self._bad("central directory size does not match its entries", cd_offset + pos)
-        self._check_layout(list(entries.values()), cd_offset)
+            try:
+                sig, flags, method, crc, csize, size, nlen, xlen, clen, offset = unpack(cd, pos)
+            except struct.error:    # fewer bytes left than a header
+                raise self._directory_error(entries, cd, pos, base) from None
+            name_at = pos + _CENTRAL_SIZE
+            end = name_at + nlen + xlen + clen
+            if sig != CENTRAL_HEADER_SIG or end > size_cd:
+                raise self._directory_error(entries, cd, pos, base)
+            try:
+                name = cd[name_at:name_at + nlen].decode()   # UTF-8
+            except UnicodeDecodeError:
+                raise self._directory_error(entries, cd, pos, base) from None
+            if xlen:
+                size, csize, offset = _apply_zip64_extra(cd[name_at + nlen:name_at + nlen + xlen],
+                                                         size, csize, offset)
+            entry = (name, method, flags, crc, csize, size, offset)
+            if (csize != size if method == METHOD_STORED else method != METHOD_DEFLATED) \
+                    or flags & FLAG_ENCRYPTED or name in entries:
+                raise self._entry_error(entries, entry)
+            entries[name] = entry
+            pos = end
+        if pos != size_cd:
+            self._check_each_name(entries)
+            raise self._bad("central directory size does not match its entries", base + pos)
         return entries
 
-    def _central_entry(self, cd: bytes, pos: int, base: int) -> tuple[ZipEntry, int]:
-        """The entry at `pos` of the directory bytes `cd` (file offset `base`), and the next pos."""
-        if pos + CENTRAL_HEADER.size > len(cd):
-            raise self._bad("central directory is truncated", base + pos)
-        (sig, _, _, flags, method, _, _, crc, csize, size, nlen, xlen, clen,
-         _, _, _, offset) = _UNPACK_CENTRAL(cd, pos)
-        if sig != CENTRAL_HEADER_SIG:
-            raise self._bad("bad central directory entry signature", base + pos)
-        name_at = pos + CENTRAL_HEADER.size
-        end = name_at + nlen + xlen + clen
-        if end > len(cd):
-            raise self._bad("central directory entry runs past the directory", base + pos)
-        raw_name = cd[name_at:name_at + nlen]
-        try:
-            name = raw_name.decode("utf-8")
-        except UnicodeDecodeError:
-            raise self._bad(f"record name {raw_name!r} is not UTF-8", base + pos) from None
-        check_name(name, self.path)
-        if xlen:
-            size, csize, offset = _apply_zip64_extra(cd[name_at + nlen:name_at + nlen + xlen],
-                                                     size, csize, offset)
-        e = ZipEntry(name, method, flags, crc, csize, size, offset)
-        if flags & FLAG_ENCRYPTED:
-            raise self._error(e, "is encrypted")
-        if method != METHOD_STORED and method != METHOD_DEFLATED:
-            raise self._error(e, f"uses unsupported compression method {method}")
-        if method == METHOD_STORED and csize != size:
-            raise self._error(e, f"is stored but its sizes differ ({csize} != {size})")
-        return e, end
+    def _check_each_name(self, names: Iterable[str]) -> None:
+        """check_name for each of `names` in order: the exact error for the first unsafe one.
 
-    def _check_layout(self, entries: list[ZipEntry], cd_offset: int) -> None:
-        top = entries[0].name.partition("/")[0]
+        Used before reporting a problem of a directory entry: names used to be checked entry
+        by entry, so an unsafe name before the entry is still the error reported.
+        """
+        for name in names:
+            check_name(name, self.path)
+
+    def _directory_error(self, earlier: dict[str, _Central], cd: bytes, pos: int,
+                         base: int) -> ArchiveError:
+        """What is wrong with the directory entry at `pos` of `cd` that cannot be read."""
+        self._check_each_name(earlier)
+        if pos + _CENTRAL_SIZE > len(cd):
+            return self._bad("central directory is truncated", base + pos)
+        sig, _, _, _, _, _, nlen, xlen, clen, _ = _UNPACK_CENTRAL_FIELDS(cd, pos)
+        if sig != CENTRAL_HEADER_SIG:
+            return self._bad("bad central directory entry signature", base + pos)
+        name_at = pos + _CENTRAL_SIZE
+        if name_at + nlen + xlen + clen > len(cd):
+            return self._bad("central directory entry runs past the directory", base + pos)
+        raw_name = cd[name_at:name_at + nlen]
+        return self._bad(f"record name {raw_name!r} is not UTF-8", base + pos)
+
+    def _entry_error(self, earlier: dict[str, _Central], entry: _Central) -> ArchiveError:
+        """What is wrong with the directory entry `entry` (read, but refused)."""
+        name, method, flags, _, csize, size, _ = entry
+        self._check_each_name([*earlier, name])
+        e = ZipEntry(*entry)
+        if flags & FLAG_ENCRYPTED:
+            return self._error(e, "is encrypted")
+        if method != METHOD_STORED and method != METHOD_DEFLATED:
+            return self._error(e, f"uses unsupported compression method {method}")
+        if method == METHOD_STORED and csize != size:
+            return self._error(e, f"is stored but its sizes differ ({csize} != {size})")
+        return ArchiveError(f"duplicate record name {name!r} in {self.path}", record=name)
+
+    def _check_names(self, entries: dict[str, _Central]) -> tuple[str, dict[str, _Central]]:
+        """The top folder and the records (folder entries left out) by relative name; an
+        error for an unsafe name or a record outside the top folder."""
+        joined = "\n".join(entries)
+        plain = _plain_names(joined, len(entries))
+        if not plain:
+            self._check_each_name(entries)
+        top = next(iter(entries)).partition("/")[0]
         prefix = top + "/"
-        if not all(e.name.startswith(prefix) for e in entries):
-            tops = {e.name.split("/", 1)[0] for e in entries}
+        if plain:   # the names are the lines of `joined`: count those in the top folder
+            in_top = joined.startswith(prefix) + joined.count("\n" + prefix) == len(entries)
+        else:
+            in_top = all(name.startswith(prefix) for name in entries)
+        if not in_top:
+            tops = {name.split("/", 1)[0] for name in entries}
             found = ", ".join(sorted(repr(t) for t in tops))
             raise ArchiveError(f"not a tsjit/TorchScript archive: expected every record in "
                                f"one top folder, found {found} in {self.path}")
+        cut = len(prefix)
+        if plain:   # no folder entries
+            return top, {name[cut:]: e for name, e in entries.items()}
+        return top, {name[cut:]: e for name, e in entries.items() if not name.endswith("/")}
+
+    def _check_record(self, name: str) -> ZipEntry:
+        """Check record `name`'s local header and data descriptor (first use), its entry."""
+        try:
+            central = self._relative[name]
+        except KeyError:
+            raise ArchiveError(f"no record {self.top}/{name} in {self.path}",
+                               record=f"{self.top}/{name}") from None
+        if self._released:
+            raise ArchiveError(f"cannot read record {self.top}/{name}: archive {self.path} "
+                               "is closed", record=f"{self.top}/{name}")
+        if self._limits is None:
+            self._limits = self._record_limits()
+        e = ZipEntry(*central)
+        self._check_local(e, self._limits[e.name])
+        self._checked[name] = e
+        return e
+
+    def _check_folder_entries(self) -> None:
+        """Check the local headers of folder entries ("a/b/") now: they are never read.
+        (PyTorch writes none, so this costs nothing for the archives it saves.)"""
+        if self._limits is None:
+            self._limits = self._record_limits()
+        for name, central in self._entries.items():
+            if name.endswith("/"):
+                self._check_local(ZipEntry(*central), self._limits[name])
+
+    def _record_limits(self) -> dict[str, int]:
+        """Where each record's area ends: at the next local header in the file, or at the
+        central directory. (Sorting is stable: of two entries claiming one offset, the
+        first in the directory gets an empty area, so it is reported.)"""
+        by_offset = sorted(self._entries.values(), key=_HEADER_OFFSET)
+        cd = self._cd_offset
+        # Never past the directory: an entry placed after it fails its own check, but with
+        # records checked one at a time, that check may never run for another's sake.
+        ends = [min(_HEADER_OFFSET(c), cd) for c in by_offset[1:]] + [cd]
+        return {c[0]: end for c, end in zip(by_offset, ends)}
+
+    def _check_local(self, e: ZipEntry, limit: int) -> None:
+        """The local header must agree with the central directory and the data (and data
+        descriptor) end by `limit`; sets e.data_offset."""
         buf = self._buf
-        by_offset = sorted(entries, key=_header_offset)
-        limits = [e.header_offset for e in by_offset[1:]] + [cd_offset]
-        for e, limit in zip(by_offset, limits):
-            h = e.header_offset
-            if h + LOCAL_HEADER.size > limit:
-                raise self._error(e, "local header lies outside the record area", h)
-            (sig, _, flags, method, _, _, crc, csize, size, nlen, xlen) = \
-                _UNPACK_LOCAL(buf, h)
-            if sig != LOCAL_HEADER_SIG:
-                raise self._error(e, "has a bad local header signature", h)
-            name_at = h + LOCAL_HEADER.size
-            if buf[name_at:name_at + nlen] != e.name.encode("utf-8"):
-                name_bytes = bytes(buf[name_at:name_at + nlen])
-                raise self._error(e, f"local header names {name_bytes!r}", h)
-            if method != e.method or (flags & FLAG_DATA_DESCRIPTOR) != \
-                    (e.flags & FLAG_DATA_DESCRIPTOR):
-                raise self._error(e, "local header disagrees with the central directory", h)
-            if not (flags & FLAG_DATA_DESCRIPTOR) or crc or csize or size:
-                if (crc, csize, size) != (e.crc, e.compressed_size, e.size) and \
-                        U32_MAX not in (csize, size):
-                    raise self._error(e, "local header sizes disagree with the central "
-                                         "directory", h)
-            e.data_offset = name_at + nlen + xlen
-            data_end = e.data_offset + e.compressed_size
-            if data_end > limit:
-                raise self._error(e, f"data runs past the end of its record area "
-                                     f"({data_end} > {limit}; truncated file?)", e.data_offset)
-            if flags & FLAG_DATA_DESCRIPTOR:
-                self._check_descriptor(e, data_end, limit)
+        h = e.header_offset
+        if h + LOCAL_HEADER.size > limit:
+            raise self._error(e, "local header lies outside the record area", h)
+        (sig, _, flags, method, _, _, crc, csize, size, nlen, xlen) = _UNPACK_LOCAL(buf, h)
+        if sig != LOCAL_HEADER_SIG:
+            raise self._error(e, "has a bad local header signature", h)
+        name_at = h + LOCAL_HEADER.size
+        if buf[name_at:name_at + nlen] != e.name.encode("utf-8"):
+            name_bytes = bytes(buf[name_at:name_at + nlen])
+            raise self._error(e, f"local header names {name_bytes!r}", h)
+        if method != e.method or (flags & FLAG_DATA_DESCRIPTOR) != \
+                (e.flags & FLAG_DATA_DESCRIPTOR):
+            raise self._error(e, "local header disagrees with the central directory", h)
+        if not (flags & FLAG_DATA_DESCRIPTOR) or crc or csize or size:
+            if (crc, csize, size) != (e.crc, e.compressed_size, e.size) and \
+                    U32_MAX not in (csize, size):
+                raise self._error(e, "local header sizes disagree with the central "
+                                     "directory", h)
+        data_offset = name_at + nlen + xlen
+        data_end = data_offset + e.compressed_size
+        if data_end > limit:
+            raise self._error(e, f"data runs past the end of its record area "
+                                 f"({data_end} > {limit}; truncated file?)", data_offset)
+        if flags & FLAG_DATA_DESCRIPTOR:
+            self._check_descriptor(e, data_end, limit)
+        e.data_offset = data_offset
 
     def _check_descriptor(self, e: ZipEntry, pos: int, limit: int) -> None:
         """The data descriptor after the data must repeat the central directory's values."""
@@ -554,13 +703,15 @@ class ArchiveReader:
             raise self._error(e, "data descriptor disagrees with the central directory", pos)
 
 
-_UNPACK_CENTRAL = CENTRAL_HEADER.unpack_from
+# The central header fields the reader uses ("x": skipped): signature, flags, method,
+# CRC-32, compressed size, size, name, extra and comment lengths, local header offset.
+_UNPACK_CENTRAL_FIELDS = struct.Struct("<I4xHH4xIIIHHH8xI").unpack_from
+_CENTRAL_SIZE = CENTRAL_HEADER.size
+_EOCD_SIG_BYTES = struct.pack("<I", EOCD_SIG)
+_ZIP64_EOCD_SIG_BYTES = struct.pack("<I", ZIP64_EOCD_SIG)
+_LOCAL_SIG_BYTES = struct.pack("<I", LOCAL_HEADER_SIG)
 _UNPACK_LOCAL = LOCAL_HEADER.unpack_from
 _UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack_from
-
-
-def _header_offset(e: ZipEntry) -> int:
-    return e.header_offset
 
 
 def _apply_zip64_extra(extra: bytes, size: int, csize: int, offset: int) -> tuple[int, int, int]:
