@@ -1,4 +1,8 @@
-"""The TorchScript abstract syntax tree: frozen dataclasses, each with a source range.
+"""The TorchScript abstract syntax tree: dataclasses, each with a source range.
+
+Nodes are never changed once built. They are not frozen dataclasses because those take
+three times as long to build (each field set through object.__setattr__), and parsing and
+archive loading build many; __slots__ keeps them small.
 
 Only `parser.py` builds these (from lark trees); everything after the parser sees only
 these classes. Abstract grammar:
@@ -33,31 +37,31 @@ from typing import Any, Optional, Union
 from ..ir.diagnostics import SourceRange
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     range: SourceRange
 
 
 # --- expressions -------------------------------------------------------------------
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Expr(Node):
     pass
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Name(Expr):
     id: str
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Constant(Expr):
     """int, float, complex, str, bool, None or Ellipsis (`...`)."""
 
     value: Any
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class FormattedValue(Expr):
     """One `{value!conversion:format_spec}` of an f-string."""
 
@@ -66,27 +70,27 @@ class FormattedValue(Expr):
     format_spec: Optional[Expr]  # a JoinedStr or None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class JoinedStr(Expr):
     """An f-string: Constant(str) and FormattedValue parts in order."""
 
     parts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Attribute(Expr):
     value: Expr
     attr: str
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Slice(Expr):
     lower: Optional[Expr]
     upper: Optional[Expr]
     step: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Subscript(Expr):
     """`value[index]`; a multi-dimensional index is a TupleLit of Exprs/Slices."""
 
@@ -94,45 +98,45 @@ class Subscript(Expr):
     index: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Keyword(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Starred(Expr):
     value: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Call(Expr):
     func: Expr
     args: tuple[Expr, ...]
     keywords: tuple[Keyword, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class BinOp(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class UnaryOp(Expr):
     op: str
     operand: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class BoolOp(Expr):
     op: str  # "and" | "or"
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Compare(Expr):
     """A (possibly chained) comparison: left ops[0] comparators[0] ops[1] ..."""
 
@@ -141,43 +145,43 @@ class Compare(Expr):
     comparators: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class IfExp(Expr):
     test: Expr
     body: Expr
     orelse: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class ListLit(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class TupleLit(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class DictLit(Expr):
     keys: tuple[Expr, ...]
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Comprehension(Node):
     target: Expr
     iter: Expr
     ifs: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class ListComp(Expr):
     elt: Expr
     generators: tuple[Comprehension, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class DictComp(Expr):
     key: Expr
     value: Expr
@@ -186,17 +190,17 @@ class DictComp(Expr):
 
 # --- statements --------------------------------------------------------------------
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Stmt(Node):
     pass
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class ExprStmt(Stmt):
     value: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Assign(Stmt):
     """`t1 = t2 = value`; targets in source order."""
 
@@ -205,21 +209,21 @@ class Assign(Stmt):
     type_comment: Optional[str] = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class AnnAssign(Stmt):
     target: Expr
     annotation: Expr
     value: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class AugAssign(Stmt):
     target: Expr
     op: str
     value: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class If(Stmt):
     """`elif` chains are nested Ifs as the single statement of `orelse`."""
 
@@ -228,68 +232,68 @@ class If(Stmt):
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class For(Stmt):
     target: Expr
     iter: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Return(Stmt):
     value: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Raise(Stmt):
     exc: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Assert(Stmt):
     test: Expr
     msg: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Pass(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Break(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Continue(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Delete(Stmt):
     targets: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class WithItem(Node):
     context: Expr
     var: Optional[Expr]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class With(Stmt):
     items: tuple[WithItem, ...]
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Param(Node):
     name: str
     annotation: Optional[Expr]
@@ -297,7 +301,7 @@ class Param(Node):
     kwarg_only: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Def(Stmt):
     """A function or method. `type_comment` is the `# type: (int) -> int` text, if any."""
 
@@ -309,7 +313,7 @@ class Def(Stmt):
     type_comment: Optional[str] = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class ClassDef(Stmt):
     name: str
     bases: tuple[Expr, ...]
@@ -317,7 +321,7 @@ class ClassDef(Stmt):
     decorators: tuple[Expr, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Module(Node):
     """A whole file (a `code/` file of an archive, or a user's source snippet)."""
 

@@ -50,7 +50,7 @@ _DEF = re.compile(r"def +([A-Za-z_][A-Za-z_0-9]*) *\(")
 _CLASS = re.compile(r"class +([A-Za-z_][A-Za-z_0-9]*) *")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class DefSpan(A.Stmt):
     """A function definition not parsed yet: `def` at `range.start`, its line (with the
     indentation) starting at `line_start`."""
@@ -63,7 +63,7 @@ class DefSpan(A.Stmt):
         return parse_def_at(self.range.source, self.line_start, self.range.end)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class _LineSpan(A.Stmt):
     """A one-line class-body declaration not parsed yet (loading takes what it needs from
     the fields), parsed by the declaration parser when the statement itself is needed."""
@@ -73,7 +73,7 @@ class _LineSpan(A.Stmt):
         return _Parser(self.range.source, self.range.start, self.range.end).statement()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class DeclSpan(_LineSpan):
     """A declaration of an attribute's type: `attr : T` or `__annotations__["attr"] = T`,
     T a dotted name or a subscript of such (`Optional[bool]`). Loading needs only the
@@ -89,7 +89,7 @@ class DeclSpan(_LineSpan):
         return _Parser(self.range.source, end - len(self.type_text), end).expr()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class NamesSpan(_LineSpan):
     """`__parameters__ = ["w", "b", ]` or `__buffers__ = [...]`, of plain strings."""
 
@@ -97,7 +97,7 @@ class NamesSpan(_LineSpan):
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class FinalSpan(_LineSpan):
     """`name : Final[T] = v`, v a number, a bool, None or a plain string."""
 

@@ -76,9 +76,11 @@ class _Infinity:
 _INF = _Infinity()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class SourceRange:
-    """A half-open character range [start, end) of a `Source`."""
+    """A half-open character range [start, end) of a `Source`. Treated as immutable (not
+    frozen: a frozen dataclass takes three times as long to build, and the parser and the
+    archive loader build one for every node and declaration)."""
 
     source: Source
     start: int
