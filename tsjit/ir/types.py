@@ -194,6 +194,8 @@ class ClassType(Type):
     methods: dict[str, Any] = field(default_factory=dict)    # name -> ir.function.Function
     properties: dict[str, Any] = field(default_factory=dict)  # name -> getter Function
     unresolved: bool = False  # declared by name, body not yet compiled (lazy loading)
+    # attribute name -> its slot, the first declared (classes of big models have thousands)
+    _slots: dict[str, int] = field(default_factory=dict, repr=False)
 
     __hash__ = object.__hash__
 
@@ -210,25 +212,25 @@ class ClassType(Type):
     def add_attribute(self, name: str, type: Type, *, is_parameter: bool = False,
                       is_buffer: bool = False) -> Attribute:
         """Declare an attribute; redeclaring with the same type is a no-op."""
-        for a in self.attributes:
-            if a.name == name:
-                return a
+        i = self._slots.get(name)
+        if i is not None:
+            return self.attributes[i]
         attr = Attribute(name, type, is_parameter, is_buffer)
+        self._slots[name] = len(self.attributes)
         self.attributes.append(attr)
         return attr
 
     def find_attribute(self, name: str) -> Optional[Attribute]:
-        for a in self.attributes:
-            if a.name == name:
-                return a
-        return None
+        i = self._slots.get(name)
+        return None if i is None else self.attributes[i]
 
     def attribute_slot(self, name: str) -> int:
         """The index of attribute `name`, or -1."""
-        for i, a in enumerate(self.attributes):
-            if a.name == name:
-                return i
-        return -1
+        return self._slots.get(name, -1)
+
+    def attribute_slots(self) -> dict[str, int]:
+        """Attribute name -> slot index (the class's own table: do not change it)."""
+        return self._slots
 
     def find_method(self, name: str) -> Any:
         return self.methods.get(name)

@@ -74,6 +74,7 @@ _STORAGE_DTYPES: dict[P.Global, tuple[Any, Optional[np.dtype]]] = {
 
 
 _INT = {int}
+_SCALARS = {bool, int, float, str}    # values that are their own run-time values
 
 
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
@@ -177,12 +178,13 @@ class _ObjectLoader:
         if not isinstance(state, dict):
             raise ArchiveError(f"the state of a {po.cls.qualname} object in {self.where} is "
                                "not a dict")
+        value, out = self.value, obj.slots
         for k, v in state.items():
             i = slots.get(k) if type(k) is str else None
             if i is None:
                 raise ArchiveError(f"{self.where} sets attribute '{k}', which class "
                                    f"{po.cls.qualname} does not declare")
-            obj.slots[i] = self.value(v)
+            out[i] = v if v is None or type(v) in _SCALARS else value(v)
         return obj
 
     def load_class(self, cls: P.Global) -> tuple[T.ClassType, dict[str, int]]:
@@ -197,10 +199,7 @@ class _ObjectLoader:
             raise
         if not isinstance(t, T.ClassType):
             raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
-        slots: dict[str, int] = {}
-        for i, a in enumerate(t.attributes):
-            slots.setdefault(a.name, i)     # the first, as ClassType.attribute_slot finds
-        return t, slots
+        return t, t.attribute_slots()
 
 
 def origin_map(text: str, records: list[DebugRecord]) -> list:
