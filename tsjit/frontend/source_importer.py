@@ -105,6 +105,7 @@ class SourceImporter:
         # qualified names, so the same text means the same type anywhere in the archive,
         # and PythonPrint repeats annotations (`training : bool` in every module class).
         self.annotation_types: dict[str, T.Type] = {}
+        self.class_body: Optional[FunctionCompiler] = None   # resolves attribute annotations
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -186,11 +187,10 @@ class SourceImporter:
         qualified = t.qualified_name
         params: list[str] = []
         buffers: list[str] = []
-        compiler = FunctionCompiler(self.cu, self.resolver, Function(qualified), _EMPTY_DEF, None)
         for stmt in c.body:
             kind = type(stmt)
             if kind is DeclSpan:
-                t.add_attribute(stmt.attr, self.declared_type(compiler, stmt))
+                t.add_attribute(stmt.attr, self.declared_type(stmt))
             elif kind is NamesSpan:
                 (params if stmt.target == "__parameters__" else buffers).extend(stmt.names)
             elif kind is FinalSpan:
@@ -207,7 +207,7 @@ class SourceImporter:
                 elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
                         target.value.id == "__annotations__":
                     name = eval_constant(target.index)
-                    t.add_attribute(name, self.annotation_type(compiler, stmt.value))
+                    t.add_attribute(name, self.annotation_type(stmt.value))
                 else:
                     raise CompileError("unexpected assignment in an archive class body", stmt.range)
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -217,7 +217,7 @@ class SourceImporter:
                         raise CompileError("a Final constant needs a value", stmt.range)
                     t.constants[stmt.target.id] = eval_constant(stmt.value)
                 else:
-                    t.add_attribute(stmt.target.id, self.annotation_type(compiler, ann))
+                    t.add_attribute(stmt.target.id, self.annotation_type(ann))
             elif isinstance(stmt, ast.Pass):
                 pass
             else:
@@ -226,7 +226,7 @@ class SourceImporter:
             a.is_parameter = a.name in params
             a.is_buffer = a.name in buffers
 
-    def declared_type(self, compiler: FunctionCompiler, d: DeclSpan) -> T.Type:
+    def declared_type(self, d: DeclSpan) -> T.Type:
         """The type of a declaration, found by its text; parsed only if the text is new to
         the archive and is not a builtin type's or a class's name."""
         text = d.type_text
@@ -238,16 +238,20 @@ class SourceImporter:
                 if isinstance(found, Function):
                     found = None
             if found is None:
-                return self.annotation_type(compiler, d.type_expr())  # (errors say where)
+                return self.annotation_type(d.type_expr())  # (errors say where)
             self.annotation_types[text] = found
         return found
 
-    def annotation_type(self, compiler: FunctionCompiler, e: ast.Expr) -> T.Type:
+    def annotation_type(self, e: ast.Expr) -> T.Type:
         """The type annotation `e` of an attribute denotes (resolved once per text)."""
         text = e.range.text
         found = self.annotation_types.get(text)
         if found is None:
-            found = self.annotation_types[text] = compiler.type_from_expr(e)
+            if self.class_body is None:
+                # (one for the archive: annotations in class bodies see no local names)
+                self.class_body = FunctionCompiler(self.cu, self.resolver,
+                                                   Function("<class body>"), _EMPTY_DEF, None)
+            found = self.annotation_types[text] = self.class_body.type_from_expr(e)
         return found
 
     def named_tuple(self, qualified: str, c: ast.ClassDef) -> T.TupleType:
