@@ -171,6 +171,8 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
     first = _FIRST_LINE.match(text)
     for m in ([first] if first else []) + list(_SHALLOW_LINE.finditer(text)):
         line_start, code = m.span(1)
+        if line_start < gap_from:
+            continue                    # taken with a run of declarations
         indent = code - line_start
         if indent & 1:
             return None                 # one or three spaces: not PythonPrint's layout
@@ -203,6 +205,8 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
             fn = _open_def(src, code, end, 2, klass[1])
         elif end - code == 4 and text.startswith("pass", code):
             klass[1].append(A.Pass(SourceRange(src, code, end)))
+        elif _DECL_LINE.match(text, line_start - 1):
+            gap_from = _declaration_run(src, line_start - 1, klass[1])
         else:
             # (either parse takes only a whole, bracket-balanced statement)
             klass[1].append(_declaration(src, code, end) or
@@ -295,6 +299,29 @@ def _declaration(src: Source, code: int, end: int) -> Optional[_LineSpan]:
     else:
         value = int(literal)
     return FinalSpan(SourceRange(src, code, end), m.group(1), value)
+
+
+def _declaration_run(src: Source, pos: int, into: list) -> int:
+    """Append the DeclSpans of the run of attribute declarations that starts at `pos` (a
+    newline), one regex match a line; where the run ends (a line of another kind, or a
+    declaration with a keyword in it, is left to the caller's loop)."""
+    text = src.text
+    seen: set[str] = set()      # type texts without keywords (a class repeats its types)
+    while True:
+        m = _DECL_LINE.match(text, pos)
+        if m is None:
+            return pos
+        attr, key, type_text = m.groups()
+        if attr is None:
+            attr = key[1:-1]
+        elif attr in _RESERVED:
+            return pos
+        if type_text not in seen:
+            if not _reserved_free(type_text):
+                return pos
+            seen.add(type_text)
+        into.append(DeclSpan(SourceRange(src, pos + 3, m.end()), attr, type_text))
+        pos = m.end()
 
 
 def _reserved_free(type_text: str) -> bool:
@@ -601,3 +628,6 @@ _NAMES = re.compile(r'(__parameters__|__buffers__) = \[((?:"[^"\\\n]*", )*)\]')
 _FINAL = re.compile(r"([A-Za-z_][A-Za-z_0-9]*) : Final\[(" + _TYPE2 + r")\] = "
                     r"""(-?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+"""
                     r"""|0|[1-9][0-9]*)|True|False|None|"[^"\\\n]*"|'[^'\\\n]*')""")
+# A declaration of an attribute's type on a line of its own, from the newline before it.
+_DECL_LINE = re.compile(r"""\n  (?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
+                        r"(" + _TYPE3 + r")(?![^\n])")
