@@ -34,7 +34,7 @@ class _Storages:
 
     def __init__(self, reader: ArchiveReader, folder: str) -> None:
         self.reader = reader
-        self.folder = folder
+        self.folder = folder + "/"
         self.arrays: dict[str, np.ndarray] = {}
 
     def get(self, pid: tuple, where: str) -> np.ndarray:
@@ -50,7 +50,7 @@ class _Storages:
             raise ArchiveError(f"bad storage reference {pid!r} in {where}")
         arr = self.arrays.get(key)
         if arr is None:
-            name = f"{self.folder}/{key}"
+            name = self.folder + key
             record = f"{self.reader.top}/{name}"
             if np_dtype is None:
                 raise ArchiveError(f"storage {record} holds {dt.name} elements, which tsjit "
@@ -102,8 +102,8 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
             raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
                                f"storage has {n} elements")
     item = storage.itemsize
-    a = np.ndarray(tuple(size), dtype=storage.dtype, buffer=storage, offset=offset * item,
-                   strides=tuple(s * item for s in stride))
+    a = np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
+                   strides=[s * item for s in stride])
     t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
     if requires_grad:
         t.requires_grad = True
