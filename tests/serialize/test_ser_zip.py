@@ -506,3 +506,28 @@ def test_pytorch_loads_what_we_write(tmp_path: Path) -> None:
         assert ours.code == theirs.code
         for (k1, v1), (k2, v2) in zip(ours.state_dict().items(), theirs.state_dict().items()):
             assert k1 == k2 and torch.equal(v1, v2)
+
+
+def test_records_read_from_the_file_and_from_the_map_agree() -> None:
+    reader = ArchiveReader(MLP)
+    names = reader.names()
+    from_file = {n: reader.read(n) for n in names}
+    reader.release_file()
+    fresh = ArchiveReader(MLP)
+    fresh.release_file()            # every record checked and read through the mapping
+    assert {n: fresh.read(n) for n in names} == from_file
+    assert {n: reader.read(n) for n in names} == from_file
+    assert [fresh.info(n) for n in names] == [reader.info(n) for n in names]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_loaded_module_keeps_only_its_mapping_open() -> None:
+    import tsjit
+    before = len(os.listdir("/proc/self/fd"))
+    modules = [tsjit.load(str(MLP)) for _ in range(5)]
+    # (Python's mmap holds a descriptor of its own; the file the reader read is closed)
+    assert len(os.listdir("/proc/self/fd")) == before + len(modules)
+    del modules
+    import gc
+    gc.collect()
+    assert len(os.listdir("/proc/self/fd")) == before

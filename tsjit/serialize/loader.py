@@ -240,10 +240,18 @@ def read_version(reader: ArchiveReader) -> int:
 def load_module(path: Any, extra_files: Optional[dict] = None) -> Any:
     """Load the module saved in archive `path` (a file name or the archive's bytes); each
     key of the dict `extra_files` is set to the content of that extra/ file."""
-    from ..jit.script_module import ScriptModule
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
     reader = ArchiveReader(path)
+    try:
+        return _load(reader, extra_files)
+    finally:
+        reader.release_file()   # (records read later, e.g. debug info, come from the map)
+
+
+def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
+    """The module in an open archive (see load_module)."""
+    from ..jit.script_module import ScriptModule
     read_version(reader)
     if reader.has("byteorder"):
         order = reader.read("byteorder").decode("ascii", "replace").strip()

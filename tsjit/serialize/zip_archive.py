@@ -37,6 +37,7 @@ import os
 import re
 import struct
 import tempfile
+import weakref
 import zlib
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Optional, Union
@@ -340,6 +341,7 @@ class ArchiveReader:
 
     def __init__(self, source: Union[str, os.PathLike, bytes, bytearray, memoryview]) -> None:
         self._mmap: Optional[mmap.mmap] = None
+        self._file: Optional[Any] = None     # open while records are read (see _span)
         self._released = False     # the file mapping is gone: no record can be checked
         if isinstance(source, (str, os.PathLike)):
             self.path = os.fspath(source)
@@ -377,7 +379,7 @@ class ArchiveReader:
     def read(self, name: str) -> bytes:
         """The (inflated, CRC-checked) bytes of record `name`."""
         e = self.info(name)
-        raw = self._buf[e.data_offset:e.data_offset + e.compressed_size]
+        raw = self._span(e.data_offset, e.data_offset + e.compressed_size)
         if e.method == METHOD_STORED:
             data = bytes(raw)
         else:
@@ -403,8 +405,16 @@ class ArchiveReader:
                                  "be stored uncompressed")
         return self._buf[e.data_offset:e.data_offset + e.size]
 
+    def release_file(self) -> None:
+        """Close the archive's file (the mapping stays): later reads go through the
+        mapping. A loaded module keeps its reader; it need not keep a file open."""
+        if self._file is not None:
+            self._file = None
+            self._file_closer()
+
     def close(self) -> None:
         """Release the file mapping (views still in use keep it alive until dropped)."""
+        self.release_file()
         if self._mmap is not None:
             try:
                 self._buf.release()
@@ -426,18 +436,24 @@ class ArchiveReader:
         """Map the file copy-on-write; read its last bytes (the directory, usually)."""
         try:
             # Unbuffered: the file is mapped, and its tail read in one call.
-            with open(self.path, "rb", buffering=0) as f:
-                if os.fstat(f.fileno()).st_size < EOCD.size:
-                    raise self._not_zip()
-                # ACCESS_COPY: writes through views go to private pages, never the file.
-                self._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
-                self._buf = memoryview(self._mmap)
-                size = len(self._buf)
-                # Read, not taken from the mapping: that would fault in pages, which costs
-                # more than reading them (and the records' pages are not needed yet).
-                self._tail_at = max(0, size - TAIL_READ)
-                f.seek(self._tail_at)
-                self._tail = f.read(size - self._tail_at)
+            f = open(self.path, "rb", buffering=0)
+        except OSError as exc:
+            raise ArchiveError(f"cannot open archive {self.path}: "
+                               f"{exc.strerror or exc}") from exc
+        self._file = f
+        self._file_closer = weakref.finalize(self, f.close)
+        try:
+            if os.fstat(f.fileno()).st_size < EOCD.size:
+                raise self._not_zip()
+            # ACCESS_COPY: writes through views go to private pages, never the file.
+            self._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+            self._buf = memoryview(self._mmap)
+            size = len(self._buf)
+            # Read, not taken from the mapping: that would fault in pages, which costs
+            # more than reading them (and the records' pages are not needed yet).
+            self._tail_at = max(0, size - TAIL_READ)
+            f.seek(self._tail_at)
+            self._tail = f.read(size - self._tail_at)
         except OSError as exc:
             self.close()
             raise ArchiveError(f"cannot open archive {self.path}: "
@@ -447,10 +463,19 @@ class ArchiveReader:
 
     def _span(self, start: int, end: int) -> Union[bytes, memoryview]:
         """The archive's bytes start:end (which lie inside it): from the tail read at open
-        if it holds them, else from the mapping."""
+        if it holds them, else read from the file while it is open, else from the mapping.
+        (Touching a page of the mapping faults it in, which costs ten times a read of a
+        few bytes: local headers and small records are read, storages mapped.)"""
         at = start - self._tail_at
         if at >= 0:
             return self._tail[at:at + end - start]
+        if self._file is not None:
+            try:
+                data = os.pread(self._file.fileno(), end - start, start)
+            except OSError:
+                data = b""
+            if len(data) == end - start:
+                return data
         return self._buf[start:end]
 
     def _not_zip(self) -> ArchiveError:
@@ -655,16 +680,18 @@ class ArchiveReader:
     def _check_local(self, e: ZipEntry, limit: int) -> None:
         """The local header must agree with the central directory and the data (and data
         descriptor) end by `limit`; sets e.data_offset."""
-        buf = self._buf
         h = e.header_offset
         if h + LOCAL_HEADER.size > limit:
             raise self._error(e, "local header lies outside the record area", h)
-        (sig, _, flags, method, _, _, crc, csize, size, nlen, xlen) = _UNPACK_LOCAL(buf, h)
+        head = self._span(h, min(limit, h + _HEAD_READ))
+        (sig, _, flags, method, _, _, crc, csize, size, nlen, xlen) = _UNPACK_LOCAL(head, 0)
         if sig != LOCAL_HEADER_SIG:
             raise self._error(e, "has a bad local header signature", h)
         name_at = h + LOCAL_HEADER.size
-        if buf[name_at:name_at + nlen] != e.name.encode("utf-8"):
-            name_bytes = bytes(buf[name_at:name_at + nlen])
+        if LOCAL_HEADER.size + nlen > len(head):
+            head = self._span(h, min(limit, name_at + nlen))
+        name_bytes = bytes(head[LOCAL_HEADER.size:LOCAL_HEADER.size + nlen])
+        if name_bytes != e.name.encode("utf-8"):
             raise self._error(e, f"local header names {name_bytes!r}", h)
         if method != e.method or (flags & FLAG_DATA_DESCRIPTOR) != \
                 (e.flags & FLAG_DATA_DESCRIPTOR):
@@ -685,19 +712,18 @@ class ArchiveReader:
 
     def _check_descriptor(self, e: ZipEntry, pos: int, limit: int) -> None:
         """The data descriptor after the data must repeat the central directory's values."""
-        buf = self._buf
         if pos + 16 <= limit:   # room for the optional signature: read it all at once
-            sig, crc, csize, size = _UNPACK_DESCRIPTOR(buf, pos)
+            sig, crc, csize, size = _UNPACK_DESCRIPTOR(self._span(pos, pos + 16))
             if sig == DATA_DESCRIPTOR_SIG:
                 pos += 4
             else:
                 crc, csize, size = sig, crc, csize
         else:
-            if pos + 4 <= limit and struct.unpack_from("<I", buf, pos)[0] == DATA_DESCRIPTOR_SIG:
+            if pos + 4 <= limit and self._span(pos, pos + 4) == _DESCRIPTOR_SIG_BYTES:
                 pos += 4
             if pos + 12 > limit:
                 raise self._error(e, "data descriptor is missing", pos)
-            crc, csize, size = struct.unpack_from("<III", buf, pos)
+            crc, csize, size = struct.unpack("<III", self._span(pos, pos + 12))
         if e.size < U32_MAX and e.compressed_size < U32_MAX and \
                 (crc, csize, size) != (e.crc, e.compressed_size, e.size):
             raise self._error(e, "data descriptor disagrees with the central directory", pos)
@@ -711,7 +737,11 @@ _EOCD_SIG_BYTES = struct.pack("<I", EOCD_SIG)
 _ZIP64_EOCD_SIG_BYTES = struct.pack("<I", ZIP64_EOCD_SIG)
 _LOCAL_SIG_BYTES = struct.pack("<I", LOCAL_HEADER_SIG)
 _UNPACK_LOCAL = LOCAL_HEADER.unpack_from
-_UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack_from
+_UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack
+_DESCRIPTOR_SIG_BYTES = struct.pack("<I", DATA_DESCRIPTOR_SIG)
+# How much of a record to read to check its local header: the header, and a name and an
+# extra field (PyTorch's alignment padding) of usual lengths; longer ones take a second read.
+_HEAD_READ = 512
 
 
 def _apply_zip64_extra(extra: bytes, size: int, csize: int, offset: int) -> tuple[int, int, int]:
