@@ -89,7 +89,8 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
     # (the usual case, tuples of ints, checked with C loops rather than generators)
     if geometry is None or type(offset) is not int or len(size) != len(stride) or \
             not set(map(type, geometry)) <= _INT:
-        if not (isinstance(offset, int) and all(isinstance(x, int) for x in size) and
+        if not (isinstance(offset, int) and isinstance(size, (tuple, list)) and
+                isinstance(stride, (tuple, list)) and all(isinstance(x, int) for x in size) and
                 all(isinstance(x, int) for x in stride) and len(size) == len(stride)):
             raise ArchiveError(f"bad tensor geometry in {where}")
         geometry = tuple(size) + tuple(stride)
@@ -101,9 +102,16 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
         if last >= n:
             raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
                                f"storage has {n} elements")
-    item = storage.itemsize
-    a = np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
-                   strides=[s * item for s in stride])
+    if len(size) == 2 and stride == (size[1], 1) and size[0] and size[1]:
+        # (a matrix as PyTorch lays it out: a reshaped slice, made faster than an ndarray
+        # of explicit strides, and with the same strides)
+        a = storage[offset:offset + size[0] * size[1]].reshape(size)
+    elif len(size) == 1 and stride == (1,):
+        a = storage[offset:offset + size[0]]
+    else:
+        item = storage.itemsize
+        a = np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
+                       strides=[s * item for s in stride])
     t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
     if requires_grad:
         t.requires_grad = True
