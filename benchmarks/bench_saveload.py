@@ -6,7 +6,8 @@ The saveload workload (../shared/bench/saveload.py, 8 Linear layers) is saved by
 torch.jit.save (when PyTorch is importable) and by tsjit.save into a temporary folder;
 tsjit.load and torch.jit.load then open the same files, one thread, medians of several
 loads. Goal: tsjit/torch.jit at most 0.05x at 100 MiB, and tsjit's time flat in size
-(storages are memory-mapped, classes compiled when first needed).
+(storages are memory-mapped, classes compiled when first needed). A second line per
+size times a load and one forward call, since tsjit defers work to the first call.
 """
 from __future__ import annotations
 
@@ -46,6 +47,20 @@ def time_loads(path: str, torch: Any, repeat: int) -> dict[str, float]:
     return out
 
 
+def time_first_calls(path: str, size_mb: int, torch: Any, repeat: int) -> str:
+    """Load then one forward call, medians: tsjit defers work to the first call (method
+    compilation, the weights' pages read from the file), so this is shown beside the
+    load times it is not part of."""
+    x = load_workload("saveload", tsjit, f"tsjit{size_mb}").inputs(size_mb)
+    ts = median_time(lambda: tsjit.load(path)(*x), repeat)
+    line = f"{size_mb:>4} MiB, load + first call: tsjit {ts * 1e3:7.2f} ms"
+    if torch is not None:
+        xt = load_workload("saveload", torch, f"torch{size_mb}").inputs(size_mb)
+        tt = median_time(lambda: torch.jit.load(path)(*xt), repeat)
+        line += f"; torch.jit {tt * 1e3:7.2f} ms; tsjit/torch {ts / tt:.3f}x"
+    return line
+
+
 def report(size_mb: int, writer: str, times: dict[str, float]) -> str:
     """One line: both load times and their ratio."""
     ts = times["tsjit.load"]
@@ -69,6 +84,8 @@ def main(argv: list[str]) -> None:
                 times = time_loads(path, torch, repeat=7 if size <= 100 else 5)
                 flat.setdefault(writer, []).append(times["tsjit.load"])
                 print(report(size, writer, times), flush=True)
+                if writer == "torch.jit.save" or torch is None:
+                    print(time_first_calls(path, size, torch, repeat=5), flush=True)
                 os.unlink(path)   # keep at most one size's archives on disk
     for writer, ts in flat.items():
         if len(ts) > 1:
