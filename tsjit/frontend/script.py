@@ -249,10 +249,9 @@ class ScriptCompiler:
         """The class type of a module instance (shared with equal concrete types)."""
         subs = {name: self.module_type(sub) for name, sub in m._modules.items() if sub is not None}
         annotations = class_annotations(type(m))
-        constants = set(getattr(type(m), "__constants__", ()))
-        for name, ann in annotations.items():
-            if _is_final(ann):
-                constants.add(name)
+        declared = list(getattr(type(m), "__constants__", ()))
+        declared += [name for name, ann in annotations.items() if _is_final(ann)]
+        constants = set(declared)
         attrs: list[tuple[str, T.Type, bool, bool]] = []
         functions: dict[str, Any] = {}
         for name, p in m._parameters.items():
@@ -277,7 +276,11 @@ class ScriptCompiler:
                 continue  # PyTorch skips attributes it cannot type; using them is an error
             attrs.append((name, t, False, False))
         const_values = {}
-        for name in constants:
+        # In the order PyTorch finds them: the instance's attributes in the order they were
+        # set, then the class's (in declaration order: a set's order would change from run
+        # to run, and so would the printed code).
+        in_instance = [name for name in vars(m) if name in constants]
+        for name in dict.fromkeys(in_instance + declared):
             kind = _non_constant_member(m, name)
             if kind is not None:
                 # PyTorch warns and keeps it what it is (TransformerEncoder's 'norm').
