@@ -652,10 +652,43 @@ class ArchiveReader:
                                "is closed", record=f"{self.top}/{name}")
         if self._limits is None:
             self._limits = self._record_limits()
-        e = ZipEntry(*central)
-        self._check_local(e, self._limits[e.name])
+        e = self._regular_record(central)
+        if e is None:
+            e = ZipEntry(*central)
+            self._check_local(e, self._limits[e.name])
         self._checked[name] = e
         return e
+
+    def _regular_record(self, central: _Central) -> Optional[ZipEntry]:
+        """The entry of a record whose local header and data descriptor say what the
+        directory says, checked in one pass (loading checks every record it reads); None
+        for `_check_local` to find what is wrong, or to take an unusual record (zip64)."""
+        name, method, flags, crc, csize, size, h = central
+        limit = self._limits[name]
+        head = self._span(h, min(limit, h + _HEAD_READ))
+        if len(head) < _LOCAL_SIZE or csize >= U32_MAX or size >= U32_MAX:
+            return None
+        sig, lflags, lmethod, lcrc, lcsize, lsize, nlen, xlen = _UNPACK_LOCAL_FIELDS(head)
+        data = h + _LOCAL_SIZE + nlen + xlen
+        end = data + csize
+        if sig != LOCAL_HEADER_SIG or lmethod != method or end > limit or \
+                (lflags ^ flags) & FLAG_DATA_DESCRIPTOR or \
+                head[_LOCAL_SIZE:_LOCAL_SIZE + nlen] != name.encode("utf-8"):
+            return None
+        if not flags & FLAG_DATA_DESCRIPTOR:
+            if (lcrc, lcsize, lsize) != (crc, csize, size):
+                return None
+        else:
+            if (lcrc or lcsize or lsize) and (lcrc, lcsize, lsize) != (crc, csize, size):
+                return None
+            if end + 16 > limit:
+                return None
+            dsig, dcrc, dcsize, dsize = _UNPACK_DESCRIPTOR(self._span(end, end + 16))
+            if dsig != DATA_DESCRIPTOR_SIG:
+                dcrc, dcsize, dsize = dsig, dcrc, dcsize
+            if (dcrc, dcsize, dsize) != (crc, csize, size):
+                return None
+        return ZipEntry(name, method, flags, crc, csize, size, h, data)
 
     def _check_folder_entries(self) -> None:
         """Check the local headers of folder entries ("a/b/") now: they are never read.
@@ -739,6 +772,10 @@ _LOCAL_SIG_BYTES = struct.pack("<I", LOCAL_HEADER_SIG)
 _UNPACK_LOCAL = LOCAL_HEADER.unpack_from
 _UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack
 _DESCRIPTOR_SIG_BYTES = struct.pack("<I", DATA_DESCRIPTOR_SIG)
+# The local header fields `_regular_record` compares (from the header's first byte):
+# signature, flags, method, CRC-32, compressed size, size, name and extra lengths.
+_UNPACK_LOCAL_FIELDS = struct.Struct("<I2xHH4xIIIHH").unpack_from
+_LOCAL_SIZE = LOCAL_HEADER.size
 # How much of a record to read to check its local header: the header, and a name and an
 # extra field (PyTorch's alignment padding) of usual lengths; longer ones take a second read.
 _HEAD_READ = 512
