@@ -522,12 +522,13 @@ def test_records_read_from_the_file_and_from_the_map_agree() -> None:
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
 def test_a_loaded_module_keeps_only_its_mapping_open() -> None:
+    import gc
     import tsjit
+    gc.collect()    # (files of earlier tests' dropped modules)
     before = len(os.listdir("/proc/self/fd"))
     modules = [tsjit.load(str(MLP)) for _ in range(5)]
     # (Python's mmap holds a descriptor of its own; the file the reader read is closed)
     assert len(os.listdir("/proc/self/fd")) == before + len(modules)
     del modules
-    import gc
     gc.collect()
     assert len(os.listdir("/proc/self/fd")) == before

@@ -24,7 +24,7 @@ from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
 from .extra_files import fill_extra_files
-from .unpickler import unpickle
+from .fast_unpickle import unpickle_records
 from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
 from .zip_archive import ArchiveReader
 
@@ -289,13 +289,13 @@ def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
     importer = SourceImporter(cu, read_code, constants)
     if reader.has("constants.pkl"):
         where = f"{top}/constants.pkl"
-        raw = unpickle(reader.read("constants.pkl"), where)
+        raw = unpickle_records(reader.read("constants.pkl"), where)
         loaded = _ObjectLoader(importer, _Storages(reader, "constants"), where).value(raw)
         if not isinstance(loaded, tuple):
             raise ArchiveError(f"{where} does not hold a tuple")
         constants.extend(loaded)
     where = f"{top}/data.pkl"
-    raw = unpickle(reader.read("data.pkl"), where)
+    raw = unpickle_records(reader.read("data.pkl"), where)
     root = _ObjectLoader(importer, _Storages(reader, "data"), where).value(raw)
     if not isinstance(root, Object) or not root.type.is_module:
         raise ArchiveError(f"{where} does not hold a module")

@@ -12,6 +12,7 @@ back as one object. PyTorch also memoizes some objects that are referenced only 
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any, ClassVar, Optional
@@ -28,15 +29,21 @@ class Global:
     # distinct names cannot grow the table forever.
     _interned: ClassVar["weakref.WeakValueDictionary[tuple[str, str], Global]"] = \
         weakref.WeakValueDictionary()
+    # WeakValueDictionary.setdefault is not atomic: two threads making the same Global at
+    # once could each keep their own.
+    _interning: ClassVar[threading.Lock] = threading.Lock()
 
     def __new__(cls, module: str, name: str) -> "Global":
         key = (module, name)
         found = cls._interned.get(key)
         if found is None:
-            found = super().__new__(cls)
-            object.__setattr__(found, "module", module)
-            object.__setattr__(found, "name", name)
-            found = cls._interned.setdefault(key, found)
+            with cls._interning:
+                found = cls._interned.get(key)
+                if found is None:
+                    found = super().__new__(cls)
+                    object.__setattr__(found, "module", module)
+                    object.__setattr__(found, "name", name)
+                    cls._interned[key] = found
         return found
 
     def __reduce__(self) -> tuple:
