@@ -51,16 +51,18 @@ class _Storages:
         arr = self.arrays.get(key)
         if arr is None:
             name = self.folder + key
-            record = f"{self.reader.top}/{name}"
             if np_dtype is None:
-                raise ArchiveError(f"storage {record} holds {dt.name} elements, which tsjit "
-                                   f"does not support (numpy has no {dt.name} type)")
+                raise ArchiveError(f"storage {self.reader.top}/{name} holds {dt.name} "
+                                   f"elements, which tsjit does not support (numpy has no "
+                                   f"{dt.name} type)")
             if not self.reader.has(name):
-                raise ArchiveError(f"{where} refers to storage {record}, which the archive lacks")
+                raise ArchiveError(f"{where} refers to storage {self.reader.top}/{name}, "
+                                   "which the archive lacks")
             view = self.reader.storage_view(name)
             if len(view) < numel * np_dtype.itemsize:
-                raise ArchiveError(f"storage {record} has {len(view)} bytes but {numel} elements "
-                                   f"of {dt.name} need {numel * np_dtype.itemsize}")
+                raise ArchiveError(f"storage {self.reader.top}/{name} has {len(view)} bytes "
+                                   f"but {numel} elements of {dt.name} need "
+                                   f"{numel * np_dtype.itemsize}")
             arr = np.frombuffer(view, dtype=np_dtype, count=numel)
             self.arrays[key] = arr
         return arr
