@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serialize_corpus_util import pickle_records
+from serialize_corpus_util import CORPUS, pickle_records
 from test_ser_unpickler import INLINED_IRREGULAR, MALFORMED
 from tsjit.serialize import fast_unpickle
 from tsjit.serialize.errors import UnpicklingError
@@ -593,3 +593,23 @@ def test_generated_pickles(data: st.DataObject) -> None:
                 max_size=12))
 def test_random_token_streams(tokens: list[bytes]) -> None:
     check(b"\x80\x02" + b"".join(tokens) + b".")
+
+
+def test_the_first_loads_of_a_process_do_not_compile_the_shape_pattern() -> None:
+    import subprocess
+    import sys
+    program = (
+        "import tsjit\n"
+        "from tsjit.serialize import fast_unpickle as F\n"
+        f"path = {str(CORPUS / 'model_mlp' / 'model.pt')!r}\n"
+        "tsjit.load(path)\n"
+        "assert F._shape is None, 'compiled at the first load'\n"
+        "n = 0\n"
+        "while F._shape is None:\n"
+        "    tsjit.load(path)\n"
+        "    n += 1\n"
+        "    assert n < 100000\n"
+        "print(n)\n")
+    out = subprocess.run([sys.executable, "-c", program], check=True, capture_output=True,
+                         text=True).stdout
+    assert int(out) > 10        # (the switch comes after many loads, then it comes)

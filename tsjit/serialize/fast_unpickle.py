@@ -81,11 +81,24 @@ __all__ = ["FALLBACK", "try_fast", "unpickle_records"]
 
 def unpickle_records(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -> Any:
     """`unpickle`, faster, minus the records' memo flags and `MemoTuple`s (see the module doc)."""
+    global _slow_bytes
     raw = bytes(data)
+    if _shape is None and _slow_bytes < COMPILE_AFTER_BYTES:
+        _slow_bytes += len(raw)     # (a race here only moves the switch a little)
+        return unpickle(raw, record_name, allowed)
     value = try_fast(raw, allowed)
     if value is FALLBACK:
         return unpickle(raw, record_name, allowed)
     return value
+
+
+# The shape pattern takes ~20 ms to compile: the time the Python unpickler takes for about
+# 300 KB of pickles, which the fast path reads ~65 ns a byte faster. The fast path starts
+# once a process has read that much the slow way, so the first load of a process (the
+# usual case) never pays for the compilation, and a process loading many archives pays at
+# most twice what the better choice in hindsight would have cost (the ski-rental rule).
+COMPILE_AFTER_BYTES = 300_000
+_slow_bytes = 0     # pickle bytes read by the Python unpickler before the switch
 
 
 class _Fallback:
