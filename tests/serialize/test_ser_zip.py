@@ -532,3 +532,10 @@ def test_a_loaded_module_keeps_only_its_mapping_open() -> None:
     del modules
     gc.collect()
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_without_pread_records_come_from_the_mapping(monkeypatch) -> None:
+    expected = {n: ArchiveReader(MLP).read(n) for n in ArchiveReader(MLP).names()}
+    monkeypatch.setattr(zip_archive, "_PREAD", None)     # as on Windows
+    reader = ArchiveReader(MLP)
+    assert {n: reader.read(n) for n in reader.names()} == expected

@@ -469,9 +469,9 @@ class ArchiveReader:
         at = start - self._tail_at
         if at >= 0:
             return self._tail[at:at + end - start]
-        if self._file is not None:
+        if self._file is not None and _PREAD is not None:
             try:
-                data = os.pread(self._file.fileno(), end - start, start)
+                data = _PREAD(self._file.fileno(), end - start, start)
             except OSError:
                 data = b""
             if len(data) == end - start:
@@ -772,6 +772,7 @@ _LOCAL_SIG_BYTES = struct.pack("<I", LOCAL_HEADER_SIG)
 _UNPACK_LOCAL = LOCAL_HEADER.unpack_from
 _UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack
 _DESCRIPTOR_SIG_BYTES = struct.pack("<I", DATA_DESCRIPTOR_SIG)
+_PREAD = getattr(os, "pread", None)    # (not on Windows: records come from the mapping)
 # The local header fields `_regular_record` compares (from the header's first byte):
 # signature, flags, method, CRC-32, compressed size, size, name and extra lengths.
 _UNPACK_LOCAL_FIELDS = struct.Struct("<I2xHH4xIIIHH").unpack_from
