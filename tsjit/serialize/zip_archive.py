@@ -354,6 +354,9 @@ class ArchiveReader:
             self._entries, self._cd_offset = self._parse()
             self.top, self._relative = self._check_names(self._entries)
             self._checked: dict[str, ZipEntry] = {}    # records whose local header passed
+            # (offset, bytes from there) read past the last record checked: the next one's
+            # local header, usually
+            self._ahead: Optional[tuple[int, bytes]] = None
             self._limits: Optional[dict[str, int]] = None   # full name -> record area end
             if len(self._relative) != len(self._entries):
                 self._check_folder_entries()
@@ -665,7 +668,12 @@ class ArchiveReader:
         for `_check_local` to find what is wrong, or to take an unusual record (zip64)."""
         name, method, flags, crc, csize, size, h = central
         limit = self._limits[name]
-        head = self._span(h, min(limit, h + _HEAD_READ))
+        want = min(limit, h + _HEAD_READ) - h
+        ahead = self._ahead
+        if ahead is not None and ahead[0] == h and len(ahead[1]) >= want:
+            head = ahead[1][:want]      # read with the record before (storages come in order)
+        else:
+            head = self._span(h, h + want)
         if len(head) < _LOCAL_SIZE or csize >= U32_MAX or size >= U32_MAX:
             return None
         sig, lflags, lmethod, lcrc, lcsize, lsize, nlen, xlen = _UNPACK_LOCAL_FIELDS(head)
@@ -683,9 +691,14 @@ class ArchiveReader:
                 return None
             if end + 16 > limit:
                 return None
-            dsig, dcrc, dcsize, dsize = _UNPACK_DESCRIPTOR(self._span(end, end + 16))
+            # (with the next record's local header: one read for both)
+            after = self._span(end, min(len(self._buf), end + 16 + _HEAD_READ))
+            dsig, dcrc, dcsize, dsize = _UNPACK_DESCRIPTOR(after[:16])
             if dsig != DATA_DESCRIPTOR_SIG:
                 dcrc, dcsize, dsize = dsig, dcrc, dcsize
+                self._ahead = (end + 12, after[12:])
+            else:
+                self._ahead = (end + 16, after[16:])
             if (dcrc, dcsize, dsize) != (crc, csize, size):
                 return None
         return ZipEntry(name, method, flags, crc, csize, size, h, data)
