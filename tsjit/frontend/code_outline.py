@@ -154,9 +154,10 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
     spaces (PythonPrint indents by two; function bodies and continued signatures are
     deeper). One regex finds those lines, with no Python step per line of function code
     (which `_logical_lines` takes). They are the logical lines that matter when nothing
-    continues a line onto them: no backslash or comment outside strings, and brackets balanced within each
-    declaration line and each function (counted in the raw text, so a bracket in a
-    string or comment unbalances the count and sends the file to `_Outliner`)."""
+    continues a line onto them: no backslash or comment outside strings, and brackets
+    balanced within each function (counted in the raw text, so a bracket in a string
+    unbalances the count and sends the file to `_Outliner`) and within each declaration
+    (which the declaration parsers take only whole)."""
     text = src.text
     if _IRREGULAR_RAW.search(text):
         return None     # a tab, a form feed, a CR
