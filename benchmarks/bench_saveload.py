@@ -55,7 +55,7 @@ def steady_state(path: str, torch: Any) -> str:
     first loads of a process), as in a process that loads many archives."""
     from tsjit.serialize import fast_unpickle
     loads = 0
-    while fast_unpickle._shape is None and loads < 100_000:
+    while not fast_unpickle.switched_on() and loads < 100_000:
         tsjit.load(path)
         loads += 1
     times = time_loads(path, torch, repeat=7)

@@ -272,14 +272,7 @@ def _declaration(src: Source, code: int, end: int) -> Optional[_LineSpan]:
     text = src.text
     m = _DECL.fullmatch(text, code, end)
     if m is not None:
-        attr, key, type_text = m.groups()
-        if attr is None:
-            attr = key[1:-1]
-        elif attr in _RESERVED:
-            return None
-        if not _reserved_free(type_text):
-            return None     # the parser's to take (or reject)
-        return DeclSpan(SourceRange(src, code, end), attr, type_text)
+        return _decl_span(src, m, code)
     if text.startswith("__", code):
         m = _NAMES.fullmatch(text, code, end)
         if m is None:
@@ -307,22 +300,27 @@ def _declaration_run(src: Source, pos: int, into: list) -> int:
     newline), one regex match a line; where the run ends (a line of another kind, or a
     declaration with a keyword in it, is left to the caller's loop)."""
     text = src.text
-    seen: set[str] = set()      # type texts without keywords (a class repeats its types)
     while True:
         m = _DECL_LINE.match(text, pos)
-        if m is None:
+        span = m and _decl_span(src, m, pos + 3)
+        if span is None:
             return pos
-        attr, key, type_text = m.groups()
-        if attr is None:
-            attr = key[1:-1]
-        elif attr in _RESERVED:
-            return pos
-        if type_text not in seen:
-            if not _reserved_free(type_text):
-                return pos
-            seen.add(type_text)
-        into.append(DeclSpan(SourceRange(src, pos + 3, m.end()), attr, type_text))
+        into.append(span)
         pos = m.end()
+
+
+def _decl_span(src: Source, m: re.Match, start: int) -> Optional[DeclSpan]:
+    """The DeclSpan of a match of _DECL or _DECL_LINE (groups: attribute, or the key of
+    `__annotations__[key]`, then the type) from offset `start`; None if a name in it is a
+    keyword or a constant (the parser's to take, or reject)."""
+    attr, key, type_text = m.groups()
+    if attr is None:
+        attr = key[1:-1]
+    elif attr in _RESERVED:
+        return None
+    if not _reserved_free(type_text):
+        return None
+    return DeclSpan(SourceRange(src, start, m.end()), attr, type_text)
 
 
 def _reserved_free(type_text: str) -> bool:

@@ -76,7 +76,7 @@ from typing import Any, Callable, Optional
 from tsjit.serialize.pickle_format import STORAGE_DTYPES, Global, Object, PersistentId, Reduce
 from tsjit.serialize.unpickler import AllowFn, default_allowed, unpickle
 
-__all__ = ["FALLBACK", "try_fast", "unpickle_records"]
+__all__ = ["FALLBACK", "switched_on", "try_fast", "unpickle_records"]
 
 
 def unpickle_records(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -> Any:
@@ -99,6 +99,11 @@ def unpickle_records(data: bytes, record_name: str, allowed: Optional[AllowFn] =
 # most twice what the better choice in hindsight would have cost (the ski-rental rule).
 COMPILE_AFTER_BYTES = 300_000
 _slow_bytes = 0     # pickle bytes read by the Python unpickler before the switch
+
+
+def switched_on() -> bool:
+    """Whether `unpickle_records` takes the fast path in this process yet."""
+    return _shape is not None
 
 
 class _Fallback:
