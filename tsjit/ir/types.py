@@ -195,9 +195,15 @@ class ClassType(Type):
     properties: dict[str, Any] = field(default_factory=dict)  # name -> getter Function
     unresolved: bool = False  # declared by name, body not yet compiled (lazy loading)
     # attribute name -> its slot, the first declared (classes of big models have thousands)
-    _slots: dict[str, int] = field(default_factory=dict, repr=False)
+    _slots: dict[str, int] = field(init=False, repr=False)
 
     __hash__ = object.__hash__
+
+    def __post_init__(self) -> None:
+        # (derived from `attributes`, which only add_attribute extends afterwards)
+        self._slots = {}
+        for i, a in enumerate(self.attributes):
+            self._slots.setdefault(a.name, i)
 
     def __eq__(self, other: object) -> bool:
         return self is other
