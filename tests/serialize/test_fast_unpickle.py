@@ -6,13 +6,16 @@ fast path alone, returns a value only where `unpickle` returns that same value.
 """
 from __future__ import annotations
 
+import base64
 import builtins
 import os
+import re
 import struct
 import sys
 import threading
 import time
 import tracemalloc
+import zlib
 from typing import Any, Optional
 
 import pytest
@@ -595,21 +598,75 @@ def test_random_token_streams(tokens: list[bytes]) -> None:
     check(b"\x80\x02" + b"".join(tokens) + b".")
 
 
-def test_the_first_loads_of_a_process_do_not_compile_the_shape_pattern() -> None:
+def _run_loads(prelude: str) -> str:
+    """Output of a fresh interpreter that runs `prelude`, then loads the mlp model until the
+    fast path is on and prints how many loads that took."""
     import subprocess
     import sys
     program = (
         "import tsjit\n"
         "from tsjit.serialize import fast_unpickle as F\n"
+        f"{prelude}\n"
         f"path = {str(CORPUS / 'model_mlp' / 'model.pt')!r}\n"
-        "tsjit.load(path)\n"
-        "assert not F.switched_on(), 'compiled at the first load'\n"
         "n = 0\n"
         "while not F.switched_on():\n"
         "    tsjit.load(path)\n"
         "    n += 1\n"
         "    assert n < 100000\n"
         "print(n)\n")
-    out = subprocess.run([sys.executable, "-c", program], check=True, capture_output=True,
-                         text=True).stdout
-    assert int(out) > 10        # (the switch comes after many loads, then it comes)
+    return subprocess.run([sys.executable, "-c", program], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_with_the_shipped_code_the_fast_path_runs_from_the_first_load() -> None:
+    if not fast_unpickle._SUPPORTED:
+        pytest.skip("the fast path needs CPython 3.11-3.13")
+    assert int(_run_loads("")) == 1
+
+
+def test_without_the_shipped_code_the_first_loads_do_not_compile_the_pattern() -> None:
+    if not fast_unpickle._SUPPORTED:
+        pytest.skip("the fast path needs CPython 3.11-3.13")
+    # (as on an interpreter the code was not compiled for: the ski-rental switch)
+    assert int(_run_loads("F._prebuilt = False")) > 10
+
+
+def test_the_shipped_shape_code_is_current() -> None:
+    # The code must be what this interpreter's `re` compiles the pattern to now; if this
+    # fails, run tools/precompile_shape_pattern.py.
+    if not fast_unpickle._SUPPORTED:
+        pytest.skip("the fast path needs CPython 3.11-3.13")
+    from re import _compiler, _parser
+    source = fast_unpickle._shape_source()
+    parsed = _parser.parse(source, fast_unpickle._SHAPE_FLAGS)
+    shipped = fast_unpickle.prebuilt_code(source)
+    assert shipped is not None, "no shipped code for this interpreter's regex engine"
+    flags, groups, groupindex, code = shipped
+    assert code == _compiler._code(parsed, fast_unpickle._SHAPE_FLAGS)
+    assert (flags, groups, groupindex) == (fast_unpickle._SHAPE_FLAGS | parsed.state.flags,
+                                           parsed.state.groups, parsed.state.groupdict)
+
+
+def test_the_prebuilt_pattern_matches_as_the_compiled_one() -> None:
+    if not fast_unpickle._SUPPORTED:
+        pytest.skip("the fast path needs CPython 3.11-3.13")
+    prebuilt = fast_unpickle._build_prebuilt(fast_unpickle._shape_source())
+    compiled = re.compile(fast_unpickle._shape_source(), fast_unpickle._SHAPE_FLAGS)
+    assert prebuilt is not None
+    assert (prebuilt.groupindex, prebuilt.groups, prebuilt.flags) == \
+        (compiled.groupindex, compiled.groups, compiled.flags)
+    last = fast_unpickle._LAST_GROUP
+    for _, _, data in RECORDS:
+        text = data.decode("latin-1")
+        assert prebuilt.sub(last, text) == compiled.sub(last, text)
+
+
+def test_code_for_another_pattern_or_damaged_code_is_not_used(monkeypatch) -> None:
+    from tsjit.serialize import _shape_code
+    source = fast_unpickle._shape_source()
+    assert fast_unpickle.prebuilt_code(source + "x") is None
+    # (bad code is an error of `_sre.compile`'s validation, so `re` compiles instead)
+    damaged = {key: (flags, groups, index, base64.b64encode(zlib.compress(b"\x07" * 64)))
+               for key, (flags, groups, index, _) in _shape_code.CODES.items()}
+    monkeypatch.setattr(_shape_code, "CODES", damaged)
+    assert fast_unpickle._build_prebuilt(source) is None

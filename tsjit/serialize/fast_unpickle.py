@@ -6,8 +6,9 @@ records' `memo` flags are unset (None) and memoized tuples are plain tuples: the
 loader needs neither; debug info and re-saving keep using `unpickle`. Whenever the fast path
 is not certain, `unpickle` runs, and returns the value or raises its UnpicklingError, so
 errors are always the Python unpickler's own. It is 3.4-4.5x faster on data.pkl records
-of a kilobyte and more (a first use compiles a pattern, ~20 ms; records under 32 bytes
-go to `unpickle` directly).
+of a kilobyte and more (records under 32 bytes go to `unpickle` directly). Its pattern is
+shipped compiled for the interpreters tsjit supports; where it is not, see
+COMPILE_AFTER_BYTES for when the fast path starts.
 
 How. The C unpickler (`pickle.Unpickler`) runs with hooks that build the neutral records
 instead of importing or calling anything (the allow-list is checked in `find_class`):
@@ -61,17 +62,21 @@ back where it was. That is sound only if nothing else holds or drops references 
 markers meanwhile: they are private, one fast run happens at a time (a non-blocking lock: a
 busy lock means the slow path), and after any run that did not succeed all markers are
 retired, so that garbage from it can never touch live ones. A self-test on first use
-(when the ~20 ms pattern compiles) disables the fast path should refcounts not add up.
+(when the pattern compiles) disables the fast path should refcounts not add up.
 """
 from __future__ import annotations
 
+import array
+import base64
 import functools
+import hashlib
 import operator
 import pickle
 import re
 import sys
 import threading
-from typing import Any, Callable, Optional
+import zlib
+from typing import Any, Callable, Optional, Union
 
 from tsjit.serialize.pickle_format import STORAGE_DTYPES, Global, Object, PersistentId, Reduce
 from tsjit.serialize.unpickler import AllowFn, default_allowed, unpickle
@@ -83,7 +88,7 @@ def unpickle_records(data: bytes, record_name: str, allowed: Optional[AllowFn] =
     """`unpickle`, faster, minus the records' memo flags and `MemoTuple`s (see the module doc)."""
     global _slow_bytes
     raw = bytes(data)
-    if _shape is None and _slow_bytes < COMPILE_AFTER_BYTES:
+    if _shape is None and _slow_bytes < COMPILE_AFTER_BYTES and not _prebuilt_shape():
         _slow_bytes += len(raw)     # (a race here only moves the switch a little)
         return unpickle(raw, record_name, allowed)
     value = try_fast(raw, allowed)
@@ -92,11 +97,15 @@ def unpickle_records(data: bytes, record_name: str, allowed: Optional[AllowFn] =
     return value
 
 
-# The shape pattern takes ~20 ms to compile: the time the Python unpickler takes for about
-# 300 KB of pickles, which the fast path reads ~65 ns a byte faster. The fast path starts
-# once a process has read that much the slow way, so the first load of a process (the
-# usual case) never pays for the compilation, and a process loading many archives pays at
-# most twice what the better choice in hindsight would have cost (the ski-rental rule).
+# The shape pattern takes ~20 ms for `re` to compile, and well under a millisecond to
+# build from the regex code compiled ahead of time for the interpreter's regex engine
+# (`_shape_code`, written by tools/precompile_shape_pattern.py). With that code the fast
+# path runs from the first pickle. Without it (another engine, or the pattern changed
+# since), compiling costs the time the Python unpickler takes for about 300 KB of pickles,
+# which the fast path reads ~65 ns a byte faster: the fast path starts once a process has
+# read that much the slow way, so the first load of a process never pays for the
+# compilation, and a process loading many archives pays at most twice what the better
+# choice in hindsight would have cost (the ski-rental rule).
 COMPILE_AFTER_BYTES = 300_000
 _slow_bytes = 0     # pickle bytes read by the Python unpickler before the switch
 
@@ -202,8 +211,9 @@ def _tensor_rest() -> str:
     return rf"\(\((?:{memoized}|{general})"
 
 
-def _shape_pattern() -> "re.Pattern[str]":
-    """The tokens of a pickle with the shape of the module doc, and its skeleton letters."""
+def _shape_source() -> str:
+    """The shape pattern's text (compiled with _SHAPE_FLAGS): the tokens of a pickle with
+    the shape of the module doc, and its skeleton letters."""
     # Copies of the tokens inside nested constructs take shorter strings only (the
     # pattern compiles much faster; a longer string makes the inline match fail and the
     # outer loop take the marks instead).
@@ -235,15 +245,17 @@ def _shape_pattern() -> "re.Pattern[str]":
     # tokens, in the same match: no match fails after a long run of tokens (sub would try
     # again one character on, in quadratic time) and nothing is scanned after the error.
     # (Z only after tokens: an empty match at the end would follow every STOP.)
-    return re.compile(rf"(?:(?:{token})++(?P<run>)|)(?:{items}|(?P<R>.+)|(?P<Z>(?(run)\Z|(?!))))",
-                      re.DOTALL)
+    return rf"(?:(?:{token})++(?P<run>)|)(?:{items}|(?P<R>.+)|(?P<Z>(?(run)\Z|(?!))))"
+
+
+_SHAPE_FLAGS = re.DOTALL
 
 
 # Innermost pairs of the skeleton that may close each other (see the module doc).
 _PAIRS = ("Du", "De", "Dt", "Me", "Mt")  # and "OB"
 _LETTERS = "ODMBuet"                      # openers and closers
 _LAST_GROUP = operator.attrgetter("lastgroup")
-_shape: Optional["re.Pattern[str]"] = None   # compiled on first use (~20 ms): see _ready
+_shape: Optional["re.Pattern[str]"] = None   # compiled on first use: see _ready
 
 
 def _skeleton(raw: bytes) -> str:
@@ -477,9 +489,60 @@ def _ready() -> bool:
     """Compile the shape pattern and self-test the escape check, once (under _LOCK)."""
     global _shape, _self_tested
     if _self_tested is None:
-        _shape = _shape_pattern()
+        _shape = _prebuilt_shape() or re.compile(_shape_source(), _SHAPE_FLAGS)
         _self_tested = _self_test()
     return _self_tested
+
+
+# The shape pattern built from the shipped regex code; False if there is none for this
+# interpreter (checked on first use: _prebuilt_shape).
+_prebuilt: Optional[Union["re.Pattern[str]", bool]] = None
+
+
+def _prebuilt_shape() -> Optional["re.Pattern[str]"]:
+    """The shape pattern from the code compiled ahead of time for this interpreter's
+    regex engine, if `_shape_code` has it for the current pattern; else None."""
+    global _prebuilt
+    if _prebuilt is None:
+        _prebuilt = _SUPPORTED and _build_prebuilt(_shape_source()) or False
+    return _prebuilt or None
+
+
+def prebuilt_code(source: str) -> Optional[tuple[int, int, dict[str, int], list[int]]]:
+    """(flags, group count with group 0, group indexes, regex code) that `_shape_code` holds
+    for `source` and this interpreter's regex engine; None if it holds none."""
+    import _sre
+
+    from tsjit.serialize import _shape_code
+    if _shape_code.PATTERN_SHA256 != hashlib.sha256(source.encode("utf-8")).hexdigest():
+        return None
+    entry = _shape_code.CODES.get((_sre.MAGIC, _sre.CODESIZE))
+    typecode = next((c for c in "IL" if array.array(c).itemsize == _sre.CODESIZE), None)
+    if entry is None or typecode is None:
+        return None
+    flags, groups, groupindex, packed = entry
+    code = array.array(typecode, zlib.decompress(base64.b64decode(packed)))
+    if sys.byteorder != "little":
+        code.byteswap()         # (stored little-endian)
+    return flags, groups, dict(groupindex), code.tolist()
+
+
+def _build_prebuilt(source: str) -> Optional["re.Pattern[str]"]:
+    """The compiled pattern for `source` from `prebuilt_code`, or None. (`_sre.compile` is
+    what `re.compile` ends with; it validates the code, so bad code is an error, not a
+    crash, and any error means compiling the usual way.)"""
+    try:
+        import _sre
+        found = prebuilt_code(source)
+        if found is None:
+            return None
+        flags, groups, groupindex, code = found
+        indexgroup: list[Optional[str]] = [None] * groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        return _sre.compile(source, flags, code, groups - 1, groupindex, tuple(indexgroup))
+    except Exception:
+        return None
 
 
 # Pickles whose C run must succeed, and ones whose markers escape into the value.
