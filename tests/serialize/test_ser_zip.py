@@ -8,6 +8,7 @@ import os
 import struct
 import warnings
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -539,3 +540,113 @@ def test_without_pread_records_come_from_the_mapping(monkeypatch) -> None:
     monkeypatch.setattr(zip_archive, "_PREAD", None)     # as on Windows
     reader = ArchiveReader(MLP)
     assert {n: reader.read(n) for n in reader.names()} == expected
+
+
+# ------------------------------------------------------------------- layouts and reads
+
+def hand_zip(records: dict[str, bytes], layout: str) -> bytes:
+    """A zip of stored `records` (full names) in one of the layouts a zip may have: PyTorch's
+    ("pytorch": sizes in a data descriptor with its signature) or another valid one."""
+    out, central = bytearray(), []
+    for name, data in records.items():
+        encoded, crc, n, at = name.encode(), zlib.crc32(data), len(data), len(out)
+        descriptor = layout != "sizes in the header"
+        flags = 0x0808 if descriptor else 0x0800
+        version = 20 if layout == "version 20" else 0
+        sizes = (0, 0, 0) if layout in ("pytorch", "version 20", "unsigned descriptor") \
+            else (crc, n, n)
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, version, flags, 0, 0, 0, *sizes,
+                           len(encoded), 0) + encoded + data
+        if descriptor:
+            signature = b"" if layout == "unsigned descriptor" else b"PK\x07\x08"
+            out += signature + struct.pack("<III", crc, n, n)
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, version, flags, 0,
+                                   0, 0, crc, n, n, len(encoded), 0, 0, 0, 0, 0, at) + encoded)
+    cd = len(out)
+    out += b"".join(central)
+    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(records), len(records),
+                       len(out) - cd, cd, 0)
+    return bytes(out)
+
+
+LAYOUTS = ["pytorch", "version 20", "unsigned descriptor", "sizes in the header",
+           "sizes in both"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("from_file", [False, True])
+def test_records_of_every_layout_are_found(tmp_path: Path, monkeypatch, layout: str,
+                                           from_file: bool) -> None:
+    """Records PyTorch's way are checked in one pass, others by the full check: both find
+    the same data, in any order of use."""
+    records = {f"m/data/{i}": bytes([i]) * (7 + 300 * i) for i in range(6)}
+    raw = hand_zip(records, layout)
+    assert zipfile.ZipFile(io.BytesIO(raw)).testzip() is None
+    source: object = raw
+    if from_file:
+        source = tmp_path / "m.pt"
+        source.write_bytes(raw)
+        monkeypatch.setattr(zip_archive, "TAIL_READ", 0)    # headers read from the file
+    for order in (list(records), list(records)[::-1]):
+        with ArchiveReader(source) as r:
+            for full in order:
+                name = full[2:]
+                assert bytes(r.storage_view(name)) == r.read(name) == records[full]
+                header = raw.index(b"PK\x03\x04" + raw[4:6], raw.index(full.encode()) - 30)
+                assert r.info(name).data_offset == header + 30 + len(full)
+
+
+def test_small_records_are_read_with_the_record_before(tmp_path: Path, monkeypatch) -> None:
+    """A record's data descriptor is read with the next record's header, and with all of
+    the next record when it is small: fewer reads than records, none of a large record."""
+    sizes = [100, 5000, 200, 40000, 300, 50]
+    path = tmp_path / "m.pt"
+    with ArchiveWriter(path, top="m") as w:
+        for i, n in enumerate(sizes):
+            w.write_record(f"data/{i}", bytes([i]) * n)
+    monkeypatch.setattr(zip_archive, "TAIL_READ", 0)        # every record read from the file
+    reads: list[int] = []
+    pread = zip_archive._PREAD
+    if pread is None:
+        pytest.skip("records come from the mapping without os.pread")
+    monkeypatch.setattr(zip_archive, "_PREAD",
+                        lambda fd, n, at: reads.append(n) or pread(fd, n, at))
+    with ArchiveReader(path) as r:
+        reads.clear()
+        for i, n in enumerate(sizes):
+            assert bytes(r.storage_view(f"data/{i}")) == bytes([i]) * n
+    assert len(reads) < len(sizes)
+    assert max(reads) <= zip_archive._READ_WHOLE + zip_archive._HEAD_READ
+
+
+def test_opening_a_folder_or_a_short_file(tmp_path: Path) -> None:
+    with pytest.raises(OSError) as expected:
+        open(tmp_path, "rb")
+    with pytest.raises(ArchiveError) as info:
+        ArchiveReader(tmp_path)
+    assert str(info.value) == f"cannot open archive {tmp_path}: {expected.value.strerror}"
+    for n in (0, 1, 21):
+        path = tmp_path / f"short{n}.pt"
+        path.write_bytes(b"P" * n)
+        with pytest.raises(ArchiveError) as info:
+            ArchiveReader(path)
+        assert str(info.value) == f"not a tsjit/TorchScript archive (not a zip file): {path}"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_dropped_reader_closes_its_file(tmp_path: Path) -> None:
+    import gc
+    gc.collect()
+    before = len(os.listdir("/proc/self/fd"))
+    reader = ArchiveReader(MLP)
+    assert len(os.listdir("/proc/self/fd")) == before + 2   # its file and the mapping's
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a zip" * 10)
+    for _ in range(3):
+        with pytest.raises(ArchiveError):
+            ArchiveReader(bad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # (and no ResourceWarning)
+        del reader
+        gc.collect()
+    assert len(os.listdir("/proc/self/fd")) == before

@@ -9,7 +9,7 @@ copy-on-write memory maps of their storages, `__setstate__` runs on objects that
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -45,26 +45,32 @@ class _Storages:
         found = _STORAGE_DTYPES.get(cls)
         if found is None:
             raise ArchiveError(f"unknown storage type {cls.qualname} in {where}")
-        dt, np_dtype = found
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {pid!r} in {where}")
         arr = self.arrays.get(key)
-        if arr is None:
-            name = self.folder + key
-            if np_dtype is None:
-                raise ArchiveError(f"storage {self.reader.top}/{name} holds {dt.name} "
-                                   f"elements, which tsjit does not support (numpy has no "
-                                   f"{dt.name} type)")
-            if not self.reader.has(name):
-                raise ArchiveError(f"{where} refers to storage {self.reader.top}/{name}, "
-                                   "which the archive lacks")
-            view = self.reader.storage_view(name)
-            if len(view) < numel * np_dtype.itemsize:
-                raise ArchiveError(f"storage {self.reader.top}/{name} has {len(view)} bytes "
-                                   f"but {numel} elements of {dt.name} need "
-                                   f"{numel * np_dtype.itemsize}")
-            arr = np.frombuffer(view, dtype=np_dtype, count=numel)
-            self.arrays[key] = arr
+        if arr is not None:
+            return arr
+        dt, np_dtype = found
+        name = self.folder + key
+        reader = self.reader
+        if np_dtype is None:
+            raise ArchiveError(f"storage {reader.top}/{name} holds {dt.name} "
+                               f"elements, which tsjit does not support (numpy has no "
+                               f"{dt.name} type)")
+        try:
+            view = reader.storage_view(name)
+        except ArchiveError:
+            # (asked only now: a lookup less per storage in the usual case)
+            if reader.has(name):
+                raise
+            raise ArchiveError(f"{where} refers to storage {reader.top}/{name}, "
+                               "which the archive lacks") from None
+        if len(view) < numel * np_dtype.itemsize:
+            raise ArchiveError(f"storage {reader.top}/{name} has {len(view)} bytes "
+                               f"but {numel} elements of {dt.name} need "
+                               f"{numel * np_dtype.itemsize}")
+        # (positional: with keywords, the call costs 2.5 times as much)
+        arr = self.arrays[key] = _FROMBUFFER(view, np_dtype, numel)
         return arr
 
 
@@ -76,19 +82,66 @@ _STORAGE_DTYPES: dict[P.Global, tuple[Any, Optional[np.dtype]]] = {
 
 
 _INT = {int}
-_SCALARS = {bool, int, float, str}    # values that are their own run-time values
+# (numpy's module has a __getattr__, so Python looks its attributes up the slow way each
+# time: the functions used for every tensor are taken once)
+_FROMBUFFER = np.frombuffer
+# the types of the values that are their own run-time values
+_PLAIN = frozenset({type(None), bool, int, float, str})
 
 
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
-    if len(args) < 4:
-        raise ArchiveError(f"bad tensor record in {where}")
-    pid, offset, size, stride = args[:4]
-    requires_grad = bool(args[4]) if len(args) > 4 else False
+    """The tensor of a `_rebuild_tensor_v2` record's arguments `args`."""
+    if len(args) == 6:      # (PyTorch's: requires_grad and backward hooks follow)
+        pid, offset, size, stride, requires_grad, _ = args
+    else:
+        if len(args) < 4:
+            raise ArchiveError(f"bad tensor record in {where}")
+        pid, offset, size, stride = args[:4]
+        requires_grad = len(args) > 4 and args[4]
     if type(pid) is not P.PersistentId:
         raise ArchiveError(f"tensor record without a storage in {where}")
     storage = storages.get(pid.pid, where)
+    a = _usual_array(storage, offset, size, stride)
+    if a is None:
+        a = _strided(storage, offset, size, stride, where)
+    t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _usual_array(storage: np.ndarray, offset: Any, size: Any,
+                 stride: Any) -> Optional[np.ndarray]:
+    """A tensor's array if it is a vector or matrix laid out as PyTorch lays out new ones,
+    checked with a few comparisons; None for `_strided` to make the others.
+
+    What this accepts (exact ints, none negative, the elements inside the storage)
+    `_strided` accepts too, and makes the same array of.
+    """
+    if type(size) is not tuple or type(offset) is not int or offset < 0:
+        return None
+    if len(size) == 2:
+        rows, cols = size
+        if stride == (cols, 1) and type(rows) is int and type(cols) is int and \
+                type(stride[0]) is int and type(stride[1]) is int and rows > 0 and cols > 0:
+            end = offset + rows * cols
+            n = len(storage)    # (its size: storages are vectors; a cheaper call)
+            if end == n and offset == 0:
+                return storage.reshape(size)     # (the whole storage: no slice first)
+            if end <= n:
+                return storage[offset:end].reshape(size)
+    elif len(size) == 1:
+        n = size[0]
+        if stride == (1,) and type(n) is int and type(stride[0]) is int and n > 0 and \
+                offset + n <= len(storage):
+            return storage[offset:offset + n]
+    return None
+
+
+def _strided(storage: np.ndarray, offset: Any, size: Any, stride: Any, where: str) -> np.ndarray:
+    """The tensor's array for any geometry; an error for a bad one."""
     geometry = size + stride if type(size) is tuple and type(stride) is tuple else None
-    # (the usual case, tuples of ints, checked with C loops rather than generators)
+    # (tuples of ints, checked with C loops rather than generators)
     if geometry is None or type(offset) is not int or len(size) != len(stride) or \
             not set(map(type, geometry)) <= _INT:
         if not (isinstance(offset, int) and isinstance(size, (tuple, list)) and
@@ -107,17 +160,12 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
     if len(size) == 2 and stride == (size[1], 1) and size[0] and size[1]:
         # (a matrix as PyTorch lays it out: a reshaped slice, made faster than an ndarray
         # of explicit strides, and with the same strides)
-        a = storage[offset:offset + size[0] * size[1]].reshape(size)
-    elif len(size) == 1 and stride == (1,):
-        a = storage[offset:offset + size[0]]
-    else:
-        item = storage.itemsize
-        a = np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
-                       strides=[s * item for s in stride])
-    t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
-    if requires_grad:
-        t.requires_grad = True
-    return t
+        return storage[offset:offset + size[0] * size[1]].reshape(size)
+    if len(size) == 1 and stride == (1,):
+        return storage[offset:offset + size[0]]
+    item = storage.itemsize
+    return np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
+                      strides=[s * item for s in stride])
 
 
 class _ObjectLoader:
@@ -127,33 +175,57 @@ class _ObjectLoader:
         self.importer = importer
         self.storages = storages
         self.where = where
+        # run-time value by id of the pickle record it was made from: a record met twice
+        # (shared, or memoized) gives the same value
         self.done: dict[int, Any] = {}
-        # class type and attribute name -> slot, by the pickle's class Global (objects of a
-        # class come in numbers: the layers of a ModuleList)
-        self.classes: dict[P.Global, tuple[T.ClassType, dict[str, int]]] = {}
+        # per class Global of the pickle: its class type, attribute slots by name, and its
+        # attribute names and slots in table order (objects of a class come in numbers)
+        self.classes: dict[P.Global, _Class] = {}
 
     def value(self, v: Any) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
+        """The run-time value of pickle value `v`."""
+        kind = type(v)
+        if kind in _PLAIN:
             return v
+        done = self.done
         key = id(v)
-        if key in self.done:
-            return self.done[key]
-        if isinstance(v, P.Object):
-            return self.object(v)
-        if isinstance(v, P.Reduce):
-            out = self.reduce(v)
-        elif isinstance(v, tuple):
-            out = tuple(self.value(x) for x in v)
-        elif isinstance(v, list):
-            out = [self.value(x) for x in v]
-        elif isinstance(v, dict):
-            out = {self.value(k): self.value(x) for k, x in v.items()}
-        else:
-            raise ArchiveError(f"unexpected {type(v).__name__} value in {self.where}")
-        self.done[key] = out
+        out = done.get(key, _NOT_DONE)
+        if out is not _NOT_DONE:
+            return out
+        if kind is P.Reduce and v.func is P.REBUILD_TENSOR_V2:     # (the most frequent)
+            out = done[key] = _rebuild_tensor(self.storages, v.args, self.where)
+            return out
+        if kind is P.Object:
+            return self.object(v)   # (which puts it in `done`, before its state)
+        build = _BUILDERS.get(kind)
+        if build is None:   # (a subclass, or no value of an archive)
+            if isinstance(v, (bool, int, float, str)):
+                return v
+            build = self.builder(v)
+        out = done[key] = build(self, v)
         return out
 
+    def builder(self, v: Any) -> Callable[[_ObjectLoader, Any], Any]:
+        """How to build a value of a subclass of a pickle value type; an error for others."""
+        for kind, build in _BUILDERS.items():
+            if isinstance(v, kind):
+                return build
+        raise ArchiveError(f"unexpected {type(v).__name__} value in {self.where}")
+
+    def tuple_of(self, v: tuple) -> tuple:
+        """A tuple of the run-time values of `v`'s items."""
+        return tuple(map(self.value, v))
+
+    def list_of(self, v: list) -> list:
+        """A list of the run-time values of `v`'s items."""
+        return list(map(self.value, v))
+
+    def dict_of(self, v: dict) -> dict:
+        """A dict of the run-time values of `v`'s keys and values."""
+        return {self.value(k): self.value(x) for k, x in v.items()}
+
     def reduce(self, r: P.Reduce) -> Any:
+        """The run-time value of a call record."""
         f = r.func
         if f is P.REBUILD_TENSOR_V2:
             return _rebuild_tensor(self.storages, r.args, self.where)
@@ -174,12 +246,13 @@ class _ObjectLoader:
         raise ArchiveError(f"unsupported global {f.qualname} in {self.where}")
 
     def object(self, po: P.Object) -> Object:
+        """The object of an archive class an object record describes."""
         found = self.classes.get(po.cls)
         if found is None:
             found = self.classes[po.cls] = self.load_class(po.cls)
-        t, slots = found
+        t, slots, names, indices = found
         obj = Object(t)
-        self.done[id(po)] = obj
+        self.done[id(po)] = obj     # (before its state, which may refer to it)
         setstate = t.methods.get("__setstate__")
         if setstate is not None:
             call_function(setstate, [obj, self.value(po.state)])
@@ -189,16 +262,23 @@ class _ObjectLoader:
             raise ArchiveError(f"the state of a {po.cls.qualname} object in {self.where} is "
                                "not a dict")
         value, out = self.value, obj.slots
+        if tuple(state) == names:
+            # The attributes in the order of the class's table, as the picklers write them:
+            # their slots without a lookup each.
+            for i, v in zip(indices, state.values()):
+                out[i] = v if type(v) in _PLAIN else value(v)
+            return obj
         for k, v in state.items():
             i = slots.get(k) if type(k) is str else None
             if i is None:
                 raise ArchiveError(f"{self.where} sets attribute '{k}', which class "
                                    f"{po.cls.qualname} does not declare")
-            out[i] = v if v is None or type(v) in _SCALARS else value(v)
+            out[i] = v if type(v) in _PLAIN else value(v)
         return obj
 
-    def load_class(self, cls: P.Global) -> tuple[T.ClassType, dict[str, int]]:
-        """The archive's class `cls` and the slots of its attributes by name."""
+    def load_class(self, cls: P.Global) -> _Class:
+        """The archive's class `cls`, the slots of its attributes by name, and those names
+        and slots in the table's order."""
         name = cls.qualname
         if not name.startswith("__torch__"):
             raise ArchiveError(f"unsupported class {name} in {self.where}")
@@ -209,7 +289,18 @@ class _ObjectLoader:
             raise
         if not isinstance(t, T.ClassType):
             raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
-        return t, t.attribute_slots()
+        slots = t.attribute_slots()
+        return t, slots, tuple(slots), tuple(slots.values())
+
+
+# (class type, attribute slots by name, their names and slots in the table's order)
+_Class = tuple[T.ClassType, dict[str, int], tuple[str, ...], tuple[int, ...]]
+_NOT_DONE: Any = object()     # a record not met before (its value may be None)
+# How to build the run-time value of each type of pickle value but scalars and None (a
+# subclass is built as the first type here it is an instance of)
+_BUILDERS: dict[type, Callable[[_ObjectLoader, Any], Any]] = {
+    P.Object: _ObjectLoader.object, P.Reduce: _ObjectLoader.reduce,
+    tuple: _ObjectLoader.tuple_of, list: _ObjectLoader.list_of, dict: _ObjectLoader.dict_of}
 
 
 def origin_map(text: str, records: list[DebugRecord]) -> list:

@@ -30,14 +30,15 @@ compressed bytes (see `ArchiveWriter(deflate=...)`) the writer reproduces the wh
 """
 from __future__ import annotations
 
+import errno
 import io
 import mmap
 import operator
 import os
 import re
+import stat
 import struct
 import tempfile
-import weakref
 import zlib
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Optional, Union
@@ -128,12 +129,14 @@ def _plain_names(joined: str, count: int) -> bool:
     # "/": an empty part, an empty name, a leading "/" and a folder entry's trailing "/"
     # show as "//", "." and ".." parts as "/./" and "/../".
     slashed = "/" + joined.replace("\n", "/") + "/"
-    if "//" in slashed or "/." in slashed and ("/./" in slashed or "/../" in slashed):
+    if _EMPTY_OR_DOTS.search(slashed) is not None:
         return False
     return ":" not in joined or _DRIVE.search("\n" + joined) is None
 
 
 _DRIVE = re.compile(r"\n[^\n]:")    # a name (after a newline) with ":" as second character
+# "//", "/./" or "/../": one search (a search for each costs three times as much)
+_EMPTY_OR_DOTS = re.compile(r"/(?:/|\.\.?/)")
 
 
 # ----------------------------------------------------------------------------- writer
@@ -341,7 +344,7 @@ class ArchiveReader:
 
     def __init__(self, source: Union[str, os.PathLike, bytes, bytearray, memoryview]) -> None:
         self._mmap: Optional[mmap.mmap] = None
-        self._file: Optional[Any] = None     # open while records are read (see _span)
+        self._fd = -1       # the file's descriptor while records are read (see _span)
         self._released = False     # the file mapping is gone: no record can be checked
         if isinstance(source, (str, os.PathLike)):
             self.path = os.fspath(source)
@@ -350,14 +353,21 @@ class ArchiveReader:
             self.path = "<bytes>"
             self._buf = memoryview(source).cast("B")
             self._tail, self._tail_at = self._buf, 0
+        self._size = len(self._buf)
         try:
             self._entries, self._cd_offset = self._parse()
             self.top, self._relative = self._check_names(self._entries)
-            self._checked: dict[str, ZipEntry] = {}    # records whose local header passed
-            # (offset, bytes from there) read past the last record checked: the next one's
-            # local header, usually
-            self._ahead: Optional[tuple[int, bytes]] = None
+            # Data offsets of the records (by relative name) whose local header and data
+            # descriptor passed (ints, not ZipEntry objects: loading reads every storage
+            # and needs only where its data is).
+            self._data_at: dict[str, int] = {}
+            # Bytes read past the last record checked (the next one's local header, usually):
+            # (file offset, bytes, index in them of that offset), not sliced to save a copy.
+            self._ahead: tuple[int, Union[bytes, memoryview], int] = _NOTHING_AHEAD
             self._limits: Optional[dict[str, int]] = None   # full name -> record area end
+            # header offset -> record area end, where records lie in directory order: how
+            # far to read ahead (see _read_after)
+            self._area_ends: dict[int, int] = {}
             if len(self._relative) != len(self._entries):
                 self._check_folder_entries()
         except BaseException:
@@ -376,8 +386,10 @@ class ArchiveReader:
 
     def info(self, name: str) -> ZipEntry:
         """The zip entry of record `name` (its local header is checked on first use)."""
-        e = self._checked.get(name)
-        return e if e is not None else self._check_record(name)
+        at = self._data_at.get(name)
+        if at is None:
+            at = self._check_record(name)
+        return ZipEntry(*self._relative[name], at)
 
     def read(self, name: str) -> bytes:
         """The (inflated, CRC-checked) bytes of record `name`."""
@@ -402,18 +414,32 @@ class ArchiveReader:
 
     def storage_view(self, name: str) -> memoryview:
         """A zero-copy view of stored record `name` (copy-on-write for files)."""
-        e = self.info(name)
-        if e.method != METHOD_STORED:
+        # (no ZipEntry made, as `info` does: loading asks for every storage)
+        at = self._data_at.get(name)
+        if at is None:
+            at = self._check_record(name)
+        central = self._relative[name]
+        if central[1] != METHOD_STORED:
+            e = ZipEntry(*central, at)
             raise self._error(e, f"is compressed (method {e.method}); tensor storages must "
                                  "be stored uncompressed")
-        return self._buf[e.data_offset:e.data_offset + e.size]
+        return self._buf[at:at + central[5]]    # (stored: the size is the compressed size)
 
     def release_file(self) -> None:
         """Close the archive's file (the mapping stays): later reads go through the
         mapping. A loaded module keeps its reader; it need not keep a file open."""
-        if self._file is not None:
-            self._file = None
-            self._file_closer()
+        self._ahead = _NOTHING_AHEAD    # (up to 16 KB: the loading is done)
+        fd = self._fd
+        if fd >= 0:
+            self._fd = -1
+            os.close(fd)
+
+    def __del__(self, _close: Callable[[int], None] = os.close) -> None:
+        # The file is a descriptor, closed here: a file object and a weakref.finalize
+        # cost 10% of opening an archive. (os.close bound early: modules may be torn
+        # down before a reader alive at exit.)
+        if self._fd >= 0:
+            _close(self._fd)
 
     def close(self) -> None:
         """Release the file mapping (views still in use keep it alive until dropped)."""
@@ -438,26 +464,26 @@ class ArchiveReader:
     def _open_file(self) -> None:
         """Map the file copy-on-write; read its last bytes (the directory, usually)."""
         try:
-            # Unbuffered: the file is mapped, and its tail read in one call.
-            f = open(self.path, "rb", buffering=0)
+            fd = self._fd = os.open(self.path, os.O_RDONLY | _O_BINARY)
         except OSError as exc:
             raise ArchiveError(f"cannot open archive {self.path}: "
                                f"{exc.strerror or exc}") from exc
-        self._file = f
-        self._file_closer = weakref.finalize(self, f.close)
         try:
-            if os.fstat(f.fileno()).st_size < EOCD.size:
-                raise self._not_zip()
-            # ACCESS_COPY: writes through views go to private pages, never the file.
-            self._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+            try:
+                # ACCESS_COPY: writes through views go to private pages, never the file.
+                self._mmap = mmap.mmap(fd, 0, access=mmap.ACCESS_COPY)
+            except ValueError:      # an empty file (the mapping finds out: no fstat first)
+                raise self._not_zip() from None
             self._buf = memoryview(self._mmap)
             size = len(self._buf)
+            if size < EOCD.size:
+                raise self._not_zip()
             # Read, not taken from the mapping: that would fault in pages, which costs
             # more than reading them (and the records' pages are not needed yet).
             self._tail_at = max(0, size - TAIL_READ)
-            f.seek(self._tail_at)
-            self._tail = f.read(size - self._tail_at)
+            self._tail = _read_at(fd, size - self._tail_at, self._tail_at)
         except OSError as exc:
+            exc = _as_opening_error(exc, fd)
             self.close()
             raise ArchiveError(f"cannot open archive {self.path}: "
                                f"{exc.strerror or exc}") from exc
@@ -472,9 +498,9 @@ class ArchiveReader:
         at = start - self._tail_at
         if at >= 0:
             return self._tail[at:at + end - start]
-        if self._file is not None and _PREAD is not None:
+        if self._fd >= 0 and _PREAD is not None:
             try:
-                data = _PREAD(self._file.fileno(), end - start, start)
+                data = _PREAD(self._fd, end - start, start)
             except OSError:
                 data = b""
             if len(data) == end - start:
@@ -629,8 +655,12 @@ class ArchiveReader:
             self._check_each_name(entries)
         top = next(iter(entries)).partition("/")[0]
         prefix = top + "/"
-        if plain:   # the names are the lines of `joined`: count those in the top folder
-            in_top = joined.startswith(prefix) + joined.count("\n" + prefix) == len(entries)
+        cut = len(prefix)
+        if plain:
+            # The names are the lines of `joined`: cut at each line starting with the
+            # prefix, it gives the relative names if every name starts with it.
+            relative = joined[cut:].split("\n" + prefix)
+            in_top = joined.startswith(prefix) and len(relative) == len(entries)
         else:
             in_top = all(name.startswith(prefix) for name in entries)
         if not in_top:
@@ -638,13 +668,13 @@ class ArchiveReader:
             found = ", ".join(sorted(repr(t) for t in tops))
             raise ArchiveError(f"not a tsjit/TorchScript archive: expected every record in "
                                f"one top folder, found {found} in {self.path}")
-        cut = len(prefix)
-        if plain:   # no folder entries
-            return top, {name[cut:]: e for name, e in entries.items()}
+        if plain:   # (no folder entries)
+            return top, dict(zip(relative, entries.values()))
         return top, {name[cut:]: e for name, e in entries.items() if not name.endswith("/")}
 
-    def _check_record(self, name: str) -> ZipEntry:
-        """Check record `name`'s local header and data descriptor (first use), its entry."""
+    def _check_record(self, name: str) -> int:
+        """Check record `name`'s local header and data descriptor (first use); its data's
+        file offset."""
         try:
             central = self._relative[name]
         except KeyError:
@@ -654,74 +684,94 @@ class ArchiveReader:
             raise ArchiveError(f"cannot read record {self.top}/{name}: archive {self.path} "
                                "is closed", record=f"{self.top}/{name}")
         if self._limits is None:
-            self._limits = self._record_limits()
-        e = self._regular_record(central)
-        if e is None:
+            self._find_record_areas()
+        limit = self._limits[central[0]]
+        at = self._regular_record(central, limit)
+        if at is None:
             e = ZipEntry(*central)
-            self._check_local(e, self._limits[e.name])
-        self._checked[name] = e
-        return e
+            self._check_local(e, limit)
+            at = e.data_offset
+        self._data_at[name] = at
+        return at
 
-    def _regular_record(self, central: _Central) -> Optional[ZipEntry]:
-        """The entry of a record whose local header and data descriptor say what the
-        directory says, checked in one pass (loading checks every record it reads); None
-        for `_check_local` to find what is wrong, or to take an unusual record (zip64)."""
+    def _regular_record(self, central: _Central, limit: int) -> Optional[int]:
+        """The data offset of a record laid out as PyTorch writes them, whose local header
+        and data descriptor say what the directory says, checked in one pass (loading
+        checks every record it reads); None for `_check_local` to find what is wrong, or
+        to take another layout.
+
+        Only a sufficient test: whatever it accepts, `_check_local` accepts with the same
+        data offset, so it may refuse more (a header read past the record area is not cut
+        there: a name or extra field reaching past `limit` puts the data end past it too).
+        """
         name, method, flags, crc, csize, size, h = central
-        limit = self._limits[name]
-        want = min(limit, h + _HEAD_READ) - h
         ahead = self._ahead
-        if ahead is not None and ahead[0] == h and len(ahead[1]) >= want:
-            head = ahead[1][:want]      # read with the record before (storages come in order)
+        if ahead[0] == h:
+            _, head, at = ahead     # read with the record before (storages come in order)
         else:
-            head = self._span(h, h + want)
-        if len(head) < _LOCAL_SIZE or csize >= U32_MAX or size >= U32_MAX:
+            end = h + _HEAD_READ
+            head, at = self._span(h, end if end < limit else limit), 0
+        # One comparison for the local header's fields before the name's length: those of
+        # PyTorch's headers depend on the method only (sizes in a data descriptor).
+        if head[at:at + _LOCAL_FIXED] != _PYTORCH_LOCAL.get(method) or \
+                not flags & FLAG_DATA_DESCRIPTOR:
             return None
-        sig, lflags, lmethod, lcrc, lcsize, lsize, nlen, xlen = _UNPACK_LOCAL_FIELDS(head)
-        data = h + _LOCAL_SIZE + nlen + xlen
+        try:
+            nlen, xlen = _UNPACK_LENGTHS(head, at + _LOCAL_FIXED)
+            descriptor = _PACK_DESCRIPTOR(DATA_DESCRIPTOR_SIG, crc, csize, size)
+        except struct.error:    # a header cut short by `limit`, zip64 sizes
+            return None
+        # (sums grouped to keep the file offsets made on the way few: each is an object)
+        skip = _LOCAL_SIZE + nlen + xlen    # the header's length
+        data = h + skip
         end = data + csize
-        if sig != LOCAL_HEADER_SIG or lmethod != method or end > limit or \
-                (lflags ^ flags) & FLAG_DATA_DESCRIPTOR or \
-                head[_LOCAL_SIZE:_LOCAL_SIZE + nlen] != name.encode("utf-8"):
+        if end + 16 > limit or head[at + _LOCAL_SIZE:at + _LOCAL_SIZE + nlen] != name.encode():
             return None
-        if not flags & FLAG_DATA_DESCRIPTOR:
-            if (lcrc, lcsize, lsize) != (crc, csize, size):
-                return None
-        else:
-            if (lcrc or lcsize or lsize) and (lcrc, lcsize, lsize) != (crc, csize, size):
-                return None
-            if end + 16 > limit:
-                return None
-            # (with the next record's local header: one read for both)
-            after = self._span(end, min(len(self._buf), end + 16 + _HEAD_READ))
-            dsig, dcrc, dcsize, dsize = _UNPACK_DESCRIPTOR(after[:16])
-            if dsig != DATA_DESCRIPTOR_SIG:
-                dcrc, dcsize, dsize = dsig, dcrc, dcsize
-                self._ahead = (end + 12, after[12:])
-            else:
-                self._ahead = (end + 16, after[16:])
-            if (dcrc, dcsize, dsize) != (crc, csize, size):
-                return None
-        return ZipEntry(name, method, flags, crc, csize, size, h, data)
+        d = at + skip + csize       # where the descriptor is in `head`
+        if d + _AHEAD_SIZE > len(head):     # (unless read with the record before)
+            head, d = self._read_after(end, limit), 0
+        if head[d:d + 16] != descriptor:
+            return None
+        self._ahead = (end + 16, head, d + 16)
+        return data
+
+    def _read_after(self, end: int, limit: int) -> Union[bytes, memoryview]:
+        """The bytes from `end` (a data descriptor, the record area ending at `limit`): with
+        the next record's local header, or, if that record is small, the whole record and
+        the header after it (a read costs as much as copying 10 KB)."""
+        stop = end + _AHEAD_SIZE
+        area_end = self._area_ends.get(limit)
+        if area_end is not None and area_end - end <= _READ_WHOLE:
+            stop = area_end + _HEAD_READ
+        return self._span(end, stop if stop < self._size else self._size)
 
     def _check_folder_entries(self) -> None:
         """Check the local headers of folder entries ("a/b/") now: they are never read.
         (PyTorch writes none, so this costs nothing for the archives it saves.)"""
         if self._limits is None:
-            self._limits = self._record_limits()
+            self._find_record_areas()
         for name, central in self._entries.items():
             if name.endswith("/"):
                 self._check_local(ZipEntry(*central), self._limits[name])
 
-    def _record_limits(self) -> dict[str, int]:
-        """Where each record's area ends: at the next local header in the file, or at the
-        central directory. (Sorting is stable: of two entries claiming one offset, the
-        first in the directory gets an empty area, so it is reported.)"""
-        by_offset = sorted(self._entries.values(), key=_HEADER_OFFSET)
+    def _find_record_areas(self) -> None:
+        """Where each record's area ends (`_limits`): at the next local header in the file,
+        or at the central directory. (Sorting is stable: of two entries claiming one
+        offset, the first in the directory gets an empty area, so it is reported.)"""
         cd = self._cd_offset
+        offsets = list(map(_HEADER_OFFSET, self._entries.values()))
+        if offsets[-1] <= cd and offsets == sorted(offsets):
+            # The usual layout (records in directory order, before it): each area ends
+            # where the next entry's begins; what the general case gives, without its sort.
+            ends = offsets[1:] + [cd]
+            self._limits = dict(zip(self._entries, ends))
+            self._area_ends = dict(zip(offsets, ends))
+            return
+        by_offset = sorted(self._entries.values(), key=_HEADER_OFFSET)
         # Never past the directory: an entry placed after it fails its own check, but with
         # records checked one at a time, that check may never run for another's sake.
         ends = [min(_HEADER_OFFSET(c), cd) for c in by_offset[1:]] + [cd]
-        return {c[0]: end for c, end in zip(by_offset, ends)}
+        self._limits = {c[0]: end for c, end in zip(by_offset, ends)}
 
     def _check_local(self, e: ZipEntry, limit: int) -> None:
         """The local header must agree with the central directory and the data (and data
@@ -784,15 +834,47 @@ _ZIP64_EOCD_SIG_BYTES = struct.pack("<I", ZIP64_EOCD_SIG)
 _LOCAL_SIG_BYTES = struct.pack("<I", LOCAL_HEADER_SIG)
 _UNPACK_LOCAL = LOCAL_HEADER.unpack_from
 _UNPACK_DESCRIPTOR = DATA_DESCRIPTOR.unpack
+_PACK_DESCRIPTOR = DATA_DESCRIPTOR.pack
 _DESCRIPTOR_SIG_BYTES = struct.pack("<I", DATA_DESCRIPTOR_SIG)
 _PREAD = getattr(os, "pread", None)    # (not on Windows: records come from the mapping)
-# The local header fields `_regular_record` compares (from the header's first byte):
-# signature, flags, method, CRC-32, compressed size, size, name and extra lengths.
-_UNPACK_LOCAL_FIELDS = struct.Struct("<I2xHH4xIIIHH").unpack_from
+_O_BINARY = getattr(os, "O_BINARY", 0)  # (Windows: no newline translation)
 _LOCAL_SIZE = LOCAL_HEADER.size
+# The local header fields up to the name's length (signature, versions, flags, method, time
+# and date, CRC-32 and sizes), as PyTorch writes them, by compression method.
+_LOCAL_FIXED = 26
+_PYTORCH_LOCAL = {
+    method: LOCAL_HEADER.pack(LOCAL_HEADER_SIG, version, PYTORCH_FLAGS, method, DOS_TIME,
+                              DOS_DATE, 0, 0, 0, 0, 0)[:_LOCAL_FIXED]
+    for method, version in ((METHOD_STORED, VERSION_NEEDED_STORED),
+                            (METHOD_DEFLATED, VERSION_NEEDED_DEFLATED))}
+_UNPACK_LENGTHS = struct.Struct("<HH").unpack_from    # the name and extra field lengths
 # How much of a record to read to check its local header: the header, and a name and an
 # extra field (PyTorch's alignment padding) of usual lengths; longer ones take a second read.
 _HEAD_READ = 512
+_AHEAD_SIZE = 16 + _HEAD_READ   # a data descriptor and the next record's header
+_NOTHING_AHEAD = (-1, b"", 0)   # (see ArchiveReader._ahead)
+# The longest record area read with the record before (its descriptor and the next local
+# header then need no read of their own).
+_READ_WHOLE = 16384
+
+
+def _as_opening_error(exc: OSError, fd: int) -> OSError:
+    """The error opening file `fd` as a file object would have given, if it is a folder
+    (os.open opens folders; mapping one fails with a less telling error), else `exc`."""
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            return IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+    except OSError:
+        pass
+    return exc
+
+
+def _read_at(fd: int, n: int, offset: int) -> bytes:
+    """Up to `n` bytes of file `fd` from `offset`."""
+    if _PREAD is not None:
+        return _PREAD(fd, n, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, n)
 
 
 def _apply_zip64_extra(extra: bytes, size: int, csize: int, offset: int) -> tuple[int, int, int]:

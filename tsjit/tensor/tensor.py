@@ -63,6 +63,12 @@ class _Kernels:
 K = _Kernels()
 
 
+# For `Tensor._wrap`, which makes every result: numpy's module has a __getattr__, so
+# Python looks its attributes up the slow way at each use.
+_new_object = object.__new__
+_ndarray = np.ndarray
+
+
 def _root(a: np.ndarray) -> np.ndarray:
     while isinstance(a.base, np.ndarray):
         a = a.base
@@ -102,11 +108,11 @@ class Tensor:
         self.grad: Optional[Tensor] = None
 
     # --- construction helpers ------------------------------------------------------
-    @classmethod
-    def _wrap(cls, a: Any) -> "Tensor":
+    @staticmethod       # (no bound method made at each call)
+    def _wrap(a: Any) -> "Tensor":
         """Wrap an ndarray (or numpy scalar, made a 0-d array) without copying."""
-        t = object.__new__(Tensor)
-        t._a = a if isinstance(a, np.ndarray) else np.asarray(a)
+        t = _new_object(Tensor)
+        t._a = a if isinstance(a, _ndarray) else np.asarray(a)
         return t
 
     # --- metadata ------------------------------------------------------------------
