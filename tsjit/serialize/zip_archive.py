@@ -38,6 +38,7 @@ import os
 import re
 import stat
 import struct
+import sys
 import tempfile
 import zlib
 from dataclasses import dataclass
@@ -471,7 +472,7 @@ class ArchiveReader:
         try:
             try:
                 # ACCESS_COPY: writes through views go to private pages, never the file.
-                self._mmap = mmap.mmap(fd, 0, access=mmap.ACCESS_COPY)
+                self._mmap = mmap.mmap(fd, 0, access=mmap.ACCESS_COPY, **_UNTRACKED)
             except ValueError:      # an empty file (the mapping finds out: no fstat first)
                 raise self._not_zip() from None
             self._buf = memoryview(self._mmap)
@@ -838,6 +839,10 @@ _PACK_DESCRIPTOR = DATA_DESCRIPTOR.pack
 _DESCRIPTOR_SIG_BYTES = struct.pack("<I", DATA_DESCRIPTOR_SIG)
 _PREAD = getattr(os, "pread", None)    # (not on Windows: records come from the mapping)
 _O_BINARY = getattr(os, "O_BINARY", 0)  # (Windows: no newline translation)
+# A map keeps a duplicate of the file's descriptor unless told not to (Python 3.13+), and
+# a loaded module keeps its map: a process holding a thousand modules would run out of
+# descriptors. (The map needs none: its size is taken once, it is never resized.)
+_UNTRACKED = {"trackfd": False} if sys.version_info >= (3, 13) else {}
 _LOCAL_SIZE = LOCAL_HEADER.size
 # The local header fields up to the name's length (signature, versions, flags, method, time
 # and date, CRC-32 and sizes), as PyTorch writes them, by compression method.
