@@ -3,6 +3,7 @@ function bodies parsed only when compiled, anything irregular left to the full p
 from __future__ import annotations
 
 import dataclasses
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,9 @@ from tsjit.frontend import ast as A
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tsjit.frontend.code_outline import (DeclSpan, DefSpan, _fast_outline, _Outliner,
-                                         _Unsupported, materialize, outline)
+from tsjit.frontend.code_outline import (_PLAIN_TYPES, _TYPE3, ClassOutline, DeclRun, DeclSpan,
+                                         DefSpan, _fast_outline, _Outliner, _plain_type,
+                                         _reserved_free, _Unsupported, materialize, outline)
 from tsjit.frontend.parser import parse
 from tsjit.ir.diagnostics import ParseError, Source, TsjitError
 
@@ -224,3 +226,66 @@ def test_declarations_with_named_types_stay_unparsed() -> None:
     assert _dump(sub.type_expr()) == _dump(sub.parse().annotation)
     assert _dump(zero.type_expr()) == _dump(zero.parse().value)
     assert _dump(_materialized(m)) == _dump(parse(text))
+
+
+def test_declarations_the_parser_takes_in_a_run() -> None:
+    # A key of `__annotations__[...]` may be anything; a type of another shape than
+    # _DECL's is the declaration parser's, and the run goes on after it.
+    text = ("class M(Module):\n  w : Tensor\n  d : Dict[str,int]\n  o : Optional[int]\n"
+            '  __annotations__["in"] = __torch__.a.B\n  k : Final[None] = 1\n  x : int\n'
+            "  def forward(self: __torch__.M) -> Tensor:\n    return self.w\n")
+    fast = _fast_outline(Source(text, "<string>"))
+    assert fast is not None
+    assert _dump(fast) == _dump(_line_outline(text))
+    body = fast.body[0].body
+    assert [type(s).__name__ for s in body] == \
+        ["DeclSpan", "AnnAssign", "DeclSpan", "DeclSpan", "AnnAssign", "DeclSpan", "DefSpan"]
+    assert (body[3].attr, body[3].type_text) == ("in", "__torch__.a.B")
+    assert _dump(_materialized(fast)) == _dump(parse(text))
+
+
+@pytest.mark.parametrize("line", ["n : None", "in : int", "o : Optional[None]",
+                                  '__annotations__["k"] = a.True'])
+def test_a_declaration_with_a_constant_or_keyword_goes_to_the_line_outline(line: str) -> None:
+    # (as it always has: the layout outline would leave an error in a function of such
+    # a file for later, the line outline does not)
+    text = f"class M(Module):\n  w : Tensor\n  {line}\n  x : int\n"
+    with pytest.raises(_Unsupported):
+        _fast_outline(Source(text, "<string>"))
+    broken = text + "  def f(self) -> str:\n    return 'a\n"
+    assert outline(broken) is None
+    assert _dump(outline(text)) == _dump(_line_outline(text))     # (None for a keyword)
+
+
+def test_class_outline_makes_its_body_and_bases_when_read() -> None:
+    text = ('class M(Module, Base):\n  __parameters__ = ["w", ]\n  __buffers__ = []\n'
+            "  w : Tensor\n  k : Final[int] = -3\n  def f(self) -> int:\n    return 1\n")
+    cls = outline(text).body[0]
+    assert isinstance(cls, ClassOutline) and isinstance(cls, A.ClassDef)
+    assert cls.base_names == ("Module", "Base")
+    run, f = cls.entries
+    assert isinstance(run, DeclRun) and isinstance(f, DefSpan)
+    assert cls.body is cls.body and cls.bases is cls.bases      # made once
+    assert [type(s).__name__ for s in cls.body] == \
+        ["NamesSpan", "NamesSpan", "DeclSpan", "FinalSpan", "DefSpan"]
+    assert cls.body[3].value == -3 and cls.body[0].names == ("w",)
+    plain = materialize(cls)
+    assert type(plain) is A.ClassDef
+    assert _dump(plain) == _dump(parse(text).body[0])
+
+
+# Type texts of pieces: names (constants and keywords among them), dots, brackets, commas.
+_TYPE_TEXT = st.lists(st.sampled_from(["a", "Tensor", "None", "in", "if_", "0", ".", "[", "]",
+                                       ", ", " ", "_", "List", "True"]),
+                      max_size=12).map("".join)
+
+
+@settings(max_examples=300)
+@given(_TYPE_TEXT)
+def test_plain_types_are_the_type_pattern_without_keywords(text: str) -> None:
+    plain = re.fullmatch(_TYPE3, text) is not None and _reserved_free(text)
+    assert _plain_type(text) == plain
+
+
+def test_types_known_plain_are() -> None:
+    assert all(_plain_type(t) for t in _PLAIN_TYPES)

@@ -6,6 +6,7 @@ from typing import Optional
 
 import pytest
 
+from tsjit.frontend.parser import parse_expr
 from tsjit.frontend.source_importer import SourceImporter
 from tsjit.ir import CompilationUnit
 from tsjit.ir import types as T
@@ -57,3 +58,61 @@ def test_an_unknown_annotation_is_reported_where_it_first_occurs() -> None:
     with pytest.raises(TsjitError, match="__torch__.c.C") as info:
         _importer(code).load_class("__torch__.a.A")
     assert ":6:" in str(info.value)     # the line of `b`, the first use
+
+
+# Type texts of declarations: those built of builtin types' and classes' names are found
+# from the text (no parse), as the annotation's expression gives them.
+_TEXT_TYPES = ["bool", "Tensor", "__torch__.b.B", "Optional[bool]", "List[int]",
+               "Dict[str, Tensor]", "Tuple[int, float, bool]", "Tuple[int]", "Union[int, str]",
+               "Union[int, NoneType]", "Optional[__torch__.b.B]", "List[List[int]]",
+               "Optional[Optional[int]]", "Dict[str, List[Tuple[int, Tensor]]]",
+               "Optional[NoneType]", "List[Optional[__torch__.b.B]]", "list[int]",
+               "dict[str, int]", "tuple[int, str]"]
+
+
+@pytest.mark.parametrize("text", _TEXT_TYPES)
+def test_types_found_by_text_are_those_of_the_annotation(text: str) -> None:
+    imp = _importer(CODE)       # (one importer: classes are the same objects)
+    by_text = imp._type_of_text(text)
+    assert by_text is not None
+    imp.annotation_types.pop(text, None)
+    assert by_text == imp.annotation_type(parse_expr(text))
+
+
+@pytest.mark.parametrize("text", ["List[int, int]", "Optional[int, str]", "Dict[str]",
+                                  "Foo[int]", "Optional[Foo]", "typing.Optional[int]",
+                                  "Final[int]", "Optional[__torch__.c.C]"])
+def test_other_type_texts_are_left_to_the_annotation(text: str) -> None:
+    assert _importer(CODE)._type_of_text(text) is None
+
+
+def test_a_type_not_found_by_text_is_reported_where_it_is_declared() -> None:
+    code = {"code/__torch__/a.py": CODE["code/__torch__/a.py"].replace(
+        "  xs : Optional[List[int]]\n", "  xs : List[int, int]\n")}
+    with pytest.raises(TsjitError, match=r"List\[\.\.\.\] takes 1") as info:
+        _importer(code).load_class("__torch__.a.A")
+    assert ":5:" in str(info.value)
+
+
+def test_parameters_and_buffers_of_a_run_of_declarations() -> None:
+    code = {"code/__torch__/m.py": (
+        "class M(Module):\n"
+        '  __parameters__ = ["w", ]\n'
+        '  __buffers__ = ["b", "c", ]\n'
+        "  w : Tensor\n"
+        "  b : Tensor\n"
+        "  x : int\n"
+        '  __annotations__["c"] = Tensor\n'
+        "  k : Final[int] = 3\n"
+        "class N(Module):\n"
+        "  __parameters__ = []\n"
+        "  __buffers__ = []\n"
+        "  y : Tensor\n")}
+    imp = _importer(code)
+    m = imp.load_class("__torch__.m.M")
+    assert [(a.name, a.type, a.is_parameter, a.is_buffer) for a in m.attributes] == [
+        ("w", T.TensorType, True, False), ("b", T.TensorType, False, True),
+        ("x", T.IntType, False, False), ("c", T.TensorType, False, True)]
+    assert m.constants == {"k": 3}
+    n = imp.load_class("__torch__.m.N")
+    assert [(a.name, a.is_parameter, a.is_buffer) for a in n.attributes] == [("y", False, False)]

@@ -22,6 +22,12 @@ and comments respected). Both give the same AST for a valid file; for an invalid
 layout outline may leave the error inside a function, where it shows when that function
 is compiled (as an error in any function body does).
 
+Classes are `ClassOutline`s, ClassDefs whose body and bases are made when first read.
+The layout outline takes a class body's lines of the usual kinds in a row with one
+findall, as a `DeclRun` (its rows the groups the regex found); loading reads the runs
+(`entries`) and the bases' names, and the spans of those lines are made only if the
+body itself is read (`materialize`, which gives the parser's ClassDef).
+
 Files of any other shape (triple-quoted strings, continuations, tabs, nested classes,
 expressions beyond names, subscripts and literals...) give None: the caller parses the
 whole file with the full parser, so behaviour and errors stay `parse`'s.
@@ -108,11 +114,107 @@ class FinalSpan(_LineSpan):
 _SPANS = (DefSpan, _LineSpan)
 
 
+class DeclRun:
+    """Lines in a row of a class body, each a one-line declaration the layout outline
+    takes whole (a DeclSpan, NamesSpan or FinalSpan), kept as the regex found them until
+    the spans are asked for: loading reads `rows`, one a line, with no object a line.
+    A row is (line, quote, attr, type_text, names_of, listed, final, final_type,
+    literal), the groups of _BODY_ROW, "" for those not in the line's kind: a line
+    declaring an attribute's type has `attr` and `type_text` (as DeclSpan's; `quote` is
+    that of the key if the line is `__annotations__[key] = T`), `__parameters__ = [...]`
+    or `__buffers__ = [...]` has `names_of` and `listed` (see listed_names), a Final
+    constant has `final`, its type and `literal` (see final_value). The lines run from
+    `start` (the newline before the first) to `end` (the end of the last)."""
+
+    __slots__ = ("src", "start", "end", "rows")
+
+    def __init__(self, src: Source, start: int, end: int, rows: list[tuple]) -> None:
+        self.src = src
+        self.start = start
+        self.end = end
+        self.rows = rows
+
+    def spans(self) -> list[_LineSpan]:
+        """The lines' spans, as _declaration gives them."""
+        out: list[_LineSpan] = []
+        src = self.src
+        start = self.start + 3      # ("\n  ")
+        for row in self.rows:
+            line, _, attr, type_text, names_of, listed, final, _, literal = row
+            end = start + len(line)
+            rng = SourceRange(src, start, end)
+            if type_text:
+                out.append(DeclSpan(rng, attr, type_text))
+            elif names_of:
+                out.append(NamesSpan(rng, names_of, listed_names(listed)))
+            else:
+                out.append(FinalSpan(rng, final, final_value(literal)))
+            start = end + 3
+        return out
+
+    def span(self, row: tuple) -> _LineSpan:
+        """The span of one of `rows`."""
+        # (rows equal in value are equal lines, whose spans differ only in range: loading
+        # asks for a span the first time it meets a type, that is for the first such row)
+        return self.spans()[self.rows.index(row)]
+
+
+class ClassOutline(A.ClassDef):
+    """A ClassDef of an outline: loading reads `entries`, the body's statements with its
+    runs of one-line declarations as DeclRuns, and `base_names`, the bases' names (the
+    last of a dotted one's). `body` and `bases` are made of those when first read (then
+    kept), so that loading makes no span of most lines and no node of the bases."""
+
+    # (`body` and `bases` are properties here: ClassDef's slots for them stay empty)
+    __slots__ = ("entries", "base_names", "_body", "_bases", "_bases_at")
+
+    def __init__(self, range: SourceRange, name: str, bases: Optional[tuple[A.Expr, ...]],
+                 entries: tuple, base_names: tuple[str, ...], bases_at: int = 0) -> None:
+        """`bases` None: Names of `base_names`, from offset `bases_at` (", " between)."""
+        self.range = range
+        self.name = name
+        self.decorators = ()
+        self.entries = entries
+        self.base_names = base_names
+        self._body = None
+        self._bases = bases
+        self._bases_at = bases_at
+
+    @property
+    def body(self) -> tuple[A.Stmt, ...]:     # type: ignore[override]
+        """The body's statements, spans made of the DeclRuns."""
+        body = self._body
+        if body is None:
+            stmts: list[A.Stmt] = []
+            for entry in self.entries:
+                if type(entry) is DeclRun:
+                    stmts.extend(entry.spans())
+                else:
+                    stmts.append(entry)
+            body = self._body = tuple(stmts)
+        return body
+
+    @property
+    def bases(self) -> tuple[A.Expr, ...]:    # type: ignore[override]
+        """The bases' expressions."""
+        bases = self._bases
+        if bases is None:
+            out = []
+            src, at = self.range.source, self._bases_at
+            for base in self.base_names:
+                out.append(A.Name(SourceRange(src, at, at + len(base)), base))
+                at += len(base) + 2
+            bases = self._bases = tuple(out)
+        return bases
+
+
 def materialize(stmt: A.Stmt) -> A.Stmt:
-    """`stmt` with every span (DefSpan, DeclSpan...) in it (or in its class body) parsed."""
+    """`stmt` with every span (DefSpan, DeclSpan...) in it (or in its class body) parsed;
+    a ClassOutline made a ClassDef, as the parser gives it."""
     if isinstance(stmt, _SPANS):
         return stmt.parse()
-    if isinstance(stmt, A.ClassDef) and any(isinstance(s, _SPANS) for s in stmt.body):
+    if isinstance(stmt, A.ClassDef) and (type(stmt) is ClassOutline or
+                                         any(isinstance(s, _SPANS) for s in stmt.body)):
         return A.ClassDef(stmt.range, stmt.name, stmt.bases,
                           tuple(materialize(s) for s in stmt.body), stmt.decorators)
     return stmt
@@ -130,13 +232,16 @@ class _Line:
     indent: int
 
 
-def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
-    """The file's AST with function bodies left as DefSpans; None if it has another shape."""
-    if '"""' in text or "'''" in text:
+def outline(text: str, filename: str = "<string>",
+            checked: Optional[dict[str, bool]] = None) -> Optional[A.Module]:
+    """The file's AST with function bodies left as DefSpans; None if it has another shape.
+    `checked` (type texts -> _plain_type) may be shared by the files of one archive."""
+    # ("'" first: a one-character search is memchr, far cheaper than a three-character one)
+    if '"""' in text or ("'" in text and "'''" in text):
         return None     # strings may span lines: logical lines need the full lexer
     src = Source(text, filename)
     try:
-        found = _fast_outline(src)
+        found = _fast_outline(src, {} if checked is None else checked)
     except _Unsupported:
         found = None
     if found is not None:
@@ -147,7 +252,7 @@ def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
         return None
 
 
-def _fast_outline(src: Source) -> Optional[A.Module]:
+def _fast_outline(src: Source, checked: Optional[dict[str, bool]] = None) -> Optional[A.Module]:
     """The outline of a file in PythonPrint's own layout, or None for `_Outliner` to try.
 
     Loading reads only the top level and class bodies: lines indented by at most two
@@ -159,8 +264,8 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
     unbalances the count and sends the file to `_Outliner`) and within each declaration
     (which the declaration parsers take only whole)."""
     text = src.text
-    if _IRREGULAR_RAW.search(text):
-        return None     # a tab, a form feed, a CR
+    if "\t" in text or "\f" in text or "\r" in text:
+        return None     # (three scans at memchr speed cost less than one regex search)
     if "\\" in text or "#" in text:
         code_only = _ONE_LINE_STRING.sub("", text)
         if "\\" in code_only or "#" in code_only:
@@ -169,19 +274,23 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
     klass: Optional[tuple] = None       # (header match, its body's statements)
     fn: Optional[tuple] = None          # the open def (see _open_def)
     gap_from = 0                        # end of the last shallow line that opens no body
-    first = _FIRST_LINE.match(text)
-    for m in ([first] if first else []) + list(_SHALLOW_LINE.finditer(text)):
+    if checked is None:
+        checked = {}                    # type texts of declarations -> _plain_type
+    # One match a shallow line (not finditer), from the end of the last: the lines of a
+    # run of declarations are taken by the run, and are not matched twice.
+    m = _FIRST_LINE.match(text) or _SHALLOW_LINE.search(text)
+    while m is not None:
         line_start, code = m.span(1)
-        if line_start < gap_from:
-            continue                    # taken with a run of declarations
+        end = m.end()
         indent = code - line_start
         if indent & 1:
             return None                 # one or three spaces: not PythonPrint's layout
-        end = m.end()
+        resume = end
         while text[end - 1] == " ":
             end -= 1
         if fn is not None:
             if indent > fn[3]:
+                m = _NEXT_SHALLOW.match(text, resume)
                 continue                # in the body of a top-level function
             fn = _close_def(src, fn, line_start)
         elif line_start > gap_from and not text[gap_from:line_start].isspace():
@@ -191,27 +300,38 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
             if klass is not None:
                 body.append(_class_def(src, *klass))
                 klass = None
-            if text.startswith("def ", code):
-                fn = _open_def(src, code, end, 0, body)
-            elif text.startswith("class ", code):
-                header = _CLASS_HEADER.fullmatch(text, code, end)
-                if header is None:
-                    return None
-                klass = (header, [])
+            # (_SHALLOW_LINE tells a def and a class header of PythonPrint's shape; any
+            # other line, a header of another shape among them, is not taken)
+            if m.group(4) is not None:
+                fn = _open_def(src, m, end, 0, body)
+            elif m.group(2) is not None:
+                klass = (m, [])
+                # (the body's first lines are declarations as a rule: the run is taken
+                # now, as the loop would take it from the next line)
+                run = _declaration_run(src, resume, checked)
+                if run is not None:
+                    klass[1].append(run)
+                    gap_from = resume = run.end
             else:
                 return None
         elif klass is None:
             return None
-        elif text.startswith("def ", code):
-            fn = _open_def(src, code, end, 2, klass[1])
-        elif end - code == 4 and text.startswith("pass", code):
+        elif m.group(4) is not None:
+            fn = _open_def(src, m, end, 2, klass[1])
+        elif end - code == 4 and text[code:end] == "pass":
             klass[1].append(A.Pass(SourceRange(src, code, end)))
-        elif _DECL_LINE.match(text, line_start - 1):
-            gap_from = _declaration_run(src, line_start - 1, klass[1])
+        elif text.startswith("def ", code):
+            raise _Unsupported()        # a def of another shape
         else:
-            # (either parse takes only a whole, bracket-balanced statement)
-            klass[1].append(_declaration(src, code, end) or
-                            _Parser(src, code, end).statement())
+            run = _declaration_run(src, line_start - 1, checked)
+            if run is not None:
+                klass[1].append(run)
+                gap_from = resume = run.end
+            else:
+                # (either parse takes only a whole, bracket-balanced statement)
+                klass[1].append(_declaration(src, code, end) or
+                                _Parser(src, code, end).statement())
+        m = _NEXT_SHALLOW.match(text, resume)
     if fn is not None:
         _close_def(src, fn, len(text))
     elif gap_from < len(text) and not text[gap_from:].isspace():
@@ -225,18 +345,21 @@ def _fast_outline(src: Source) -> Optional[A.Module]:
 
 def _balanced(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] has as many closing brackets of each kind as opening."""
-    return text.count("(", start, end) == text.count(")", start, end) and \
-        text.count("[", start, end) == text.count("]", start, end) and \
-        text.count("{", start, end) == text.count("}", start, end)
+    # (on a copy: `in` is memchr, and str.count given bounds parses them slowly)
+    code = text[start:end]
+    return (code.count("(") == code.count(")") and
+            (("[" not in code and "]" not in code) or code.count("[") == code.count("]")) and
+            (("{" not in code and "}" not in code) or code.count("{") == code.count("}")))
 
 
-def _open_def(src: Source, code: int, end: int, indent: int, into: list) -> tuple:
-    """An open def, its header line being [code, end): (name, code, line start, indent,
-    the statement list it goes to, end of the header line)."""
-    m = _DEF.match(src.text, code, end)
-    if m is None or src.text[end - 1] not in ":,":
+def _open_def(src: Source, line: re.Match, end: int, indent: int, into: list) -> tuple:
+    """An open def, its header line (as _SHALLOW_LINE matched it) ending at `end`: (name,
+    code, line start, indent, the statement list it goes to, end of the header line)."""
+    name = line.group(4)
+    if name is None or src.text[end - 1] not in ":,":
         raise _Unsupported()    # e.g. a one-line `def f(): return 1`
-    return (m.group(1), code, code - indent, indent, into, end)
+    code = line.end(1)
+    return (name, code, code - indent, indent, into, end)
 
 
 def _close_def(src: Source, fn: tuple, stop: int) -> None:
@@ -251,19 +374,20 @@ def _close_def(src: Source, fn: tuple, stop: int) -> None:
     return None
 
 
-def _class_def(src: Source, header: re.Match, stmts: list) -> A.ClassDef:
-    """The ClassDef of a header (`class N(B1, B2):`) and its body's statements."""
+def _class_def(src: Source, header: re.Match, stmts: list) -> ClassOutline:
+    """The ClassDef of a header (`class N(B1, B2):`, as _SHALLOW_LINE matched it) and its
+    body's statements (and DeclRuns)."""
     if not stmts:
         raise _Unsupported()
-    name = header.group(1)
-    bases: tuple[A.Expr, ...] = ()
-    if header.group(2):
-        bases = tuple(A.Name(SourceRange(src, b.start(), b.end()), b.group())
-                      for b in _NAME.finditer(src.text, *header.span(2)))
-    if name in _RESERVED or any(b.id in _RESERVED for b in bases):
+    name, listed = header.group(2, 3)
+    # (_SHALLOW_LINE takes names separated by ", " exactly)
+    names = tuple(listed.split(", ")) if listed else ()
+    if name in _RESERVED or not _RESERVED.isdisjoint(names):
         raise _Unsupported()
-    return A.ClassDef(SourceRange(src, header.start(), stmts[-1].range.end), name, bases,
-                      tuple(stmts))
+    last = stmts[-1]
+    end = last.end if type(last) is DeclRun else last.range.end
+    return ClassOutline(SourceRange(src, header.end(1), end), name, None, tuple(stmts),
+                        names, header.start(3))
 
 
 def _declaration(src: Source, code: int, end: int) -> Optional[_LineSpan]:
@@ -277,40 +401,88 @@ def _declaration(src: Source, code: int, end: int) -> Optional[_LineSpan]:
         m = _NAMES.fullmatch(text, code, end)
         if m is None:
             return None
-        listed = m.group(2)
-        names = tuple(listed[1:-3].split('", "')) if listed else ()
-        return NamesSpan(SourceRange(src, code, end), m.group(1), names)
+        return NamesSpan(SourceRange(src, code, end), m.group(1), listed_names(m.group(2)))
     m = _FINAL.fullmatch(text, code, end)
     if m is None or m.group(1) in _RESERVED or not _reserved_free(m.group(2)):
         return None
-    literal = m.group(3)
+    return FinalSpan(SourceRange(src, code, end), m.group(1), final_value(m.group(3)))
+
+
+def listed_names(listed: str) -> tuple[str, ...]:
+    """The names of `__parameters__ = [...]` from what _NAMES took inside the brackets."""
+    return tuple(listed[1:-3].split('", "')) if listed else ()
+
+
+def final_value(literal: str) -> object:
+    """The value of a literal _FINAL took (a number, True, False, None or a plain string)."""
     if literal[0] in "'\"":
-        value: object = literal[1:-1]
-    elif literal in _CONSTANTS:
-        value = _CONSTANTS[literal]
-    elif "." in literal or "e" in literal or "E" in literal:
-        value = float(literal)
-    else:
-        value = int(literal)
-    return FinalSpan(SourceRange(src, code, end), m.group(1), value)
+        return literal[1:-1]
+    if literal in _CONSTANTS:
+        return _CONSTANTS[literal]
+    if "." in literal or "e" in literal or "E" in literal:
+        return float(literal)
+    return int(literal)
 
 
-def _declaration_run(src: Source, pos: int, into: list) -> int:
-    """Append the DeclSpans of the run of attribute declarations that starts at `pos` (a
-    newline), one regex match a line; where the run ends (a line of another kind, or a
-    declaration with a keyword in it, is left to the caller's loop)."""
-    text = src.text
-    while True:
-        m = _DECL_LINE.match(text, pos)
-        span = m and _decl_span(src, m, pos + 3)
-        if span is None:
-            return pos
-        into.append(span)
-        pos = m.end()
+def _declaration_run(src: Source, pos: int, checked: dict[str, bool]) -> Optional[DeclRun]:
+    """The run of one-line declarations that starts at `pos` (the newline before a line
+    of a class body), or None if that line is not one. The run ends at a line of another
+    kind, or at one the declaration parser is to take (a keyword or a constant in it, a
+    type of another shape), which is left to the caller's loop.
+
+    One findall takes the lines (_BODY_ROW's last branch takes the rest of the text at
+    the first line of another kind, so the rows are the lines in a row from `pos`), and
+    one Python step a line checks them: they are most of what loading reads of a class.
+    `checked` holds the type texts already checked (_plain_type): PythonPrint repeats
+    them (`training : bool` in every module)."""
+    rows = _BODY_ROW.findall(src.text, pos)
+    end = pos
+    taken = 0
+    for line, quote, attr, type_text, names_of, _, final, final_type, _ in rows:
+        if type_text:
+            if attr in _RESERVED and not quote:
+                _refuse(type_text)
+                break
+        elif final:
+            if final in _RESERVED:
+                break
+            type_text = final_type
+        elif not names_of:
+            break                       # the rest of the text
+        if type_text:
+            plain = checked.get(type_text)
+            if plain is None:
+                plain = checked[type_text] = type_text in _PLAIN_TYPES or _plain_type(type_text)
+            if not plain:
+                if not final:
+                    _refuse(type_text)
+                break
+        end += len(line) + 3            # ("\n  " and the line)
+        taken += 1
+    if not taken:
+        return None
+    del rows[taken:]
+    return DeclRun(src, pos, end, rows)
+
+
+def _refuse(type_text: str) -> None:
+    """Raise _Unsupported for a declaration of an attribute's type that has a keyword or
+    a constant in it if its type is of _DECL's shape: such a file goes to the line
+    outline (the layout outline then leaves no error in a function for later, as the
+    line outline does not), as it always has; a type of another shape is the
+    declaration parser's (the caller's loop gives the line to it)."""
+    if _TYPE.fullmatch(type_text) is not None:
+        raise _Unsupported()
+
+
+def _plain_type(type_text: str) -> bool:
+    """Whether an attribute's type text is a type _DECL takes (a dotted name, subscripted
+    by such up to three levels deep) with no keyword or constant in it."""
+    return _PLAIN_TYPE.fullmatch(type_text) is not None
 
 
 def _decl_span(src: Source, m: re.Match, start: int) -> Optional[DeclSpan]:
-    """The DeclSpan of a match of _DECL or _DECL_LINE (groups: attribute, or the key of
+    """The DeclSpan of a match of _DECL (groups: attribute, or the key of
     `__annotations__[key]`, then the type) from offset `start`; None if a name in it is a
     keyword or a constant (the parser's to take, or reject)."""
     attr, key, type_text = m.groups()
@@ -363,7 +535,9 @@ class _Outliner:
             raise _Unsupported()
         return DefSpan(self.src.range(first.code, lines[j - 1].end), m.group(1), first.start), j
 
-    def klass(self, lines: list[_Line], i: int) -> tuple[A.ClassDef, int]:
+    def klass(self, lines: list[_Line], i: int) -> tuple[ClassOutline, int]:
+        """The class at logical line i (a ClassOutline, as the layout outline gives, with
+        no DeclRun), and the next i."""
         header = lines[i]
         m = _CLASS.match(self.text, header.code, header.end)
         if m is None or self.text[header.end - 1] != ":" or i + 1 == len(lines):
@@ -391,8 +565,9 @@ class _Outliner:
             j += 1
         if not body:
             raise _Unsupported()
-        return A.ClassDef(self.src.range(header.code, body[-1].range.end), m.group(1),
-                          bases, tuple(body)), j
+        names = tuple(b.id if isinstance(b, A.Name) else getattr(b, "attr", "") for b in bases)
+        return ClassOutline(self.src.range(header.code, body[-1].range.end), m.group(1),
+                            bases, tuple(body), names), j
 
 
 class _Parser:
@@ -606,16 +781,23 @@ _ROUND = str.maketrans("[{]}", "(())")
 _ONE_LINE_PAIR = re.compile(r"\([^()\n]*\)")
 _MAX_NESTING = 16   # passes of pair removal (each is linear); deeper brackets are counted
 
-# The fast outline's patterns: where a line indented by at most three spaces starts (its
-# indentation in group 1), the first line included; characters that continue a line or
-# that PythonPrint never writes outside strings.
-_SHALLOW_LINE = re.compile(r"\n( {0,3})\S[^\n]*")
-_FIRST_LINE = re.compile(r"( {0,3})\S[^\n]*")
-_IRREGULAR_RAW = re.compile(r"[\t\f\r]")
+# The fast outline's patterns: a line's kind, where it starts: a class header of
+# PythonPrint's shape (`class N(B1, B2):`, name and bases in groups 2 and 3, the bases
+# None if the parentheses are not there or empty) or the start of a def (name in group
+# 4), neither group for any other line; a line indented by at most three spaces (its
+# indentation in group 1), the first line included; one-line strings (what is outside
+# them may not continue a line or hold a comment).
+_LINE_KIND = (r"(?:(?=class ([A-Za-z_][A-Za-z_0-9]*)(?:\(((?:[A-Za-z_][A-Za-z_0-9]*"
+              r"(?:, [A-Za-z_][A-Za-z_0-9]*)*)?)\))?: *(?![^\n]))"
+              r"|(?=def +([A-Za-z_][A-Za-z_0-9]*) *\())?")
+_SHALLOW_LINE = re.compile(r"\n( {0,3})" + _LINE_KIND + r"\S[^\n]*")
+# The next shallow line from the end of a line, after the deeper and blank lines (a
+# function's body) in one possessive repeat: cheaper than a search, which tries a match
+# at every newline.
+_NEXT_SHALLOW = re.compile(r"(?:\n(?:    [^\n]*| *(?![^\n])))*+" + _SHALLOW_LINE.pattern)
+_FIRST_LINE = re.compile(r"( {0,3})" + _LINE_KIND + r"\S[^\n]*")
 _ONE_LINE_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
-_CLASS_HEADER = re.compile(r"class ([A-Za-z_][A-Za-z_0-9]*)"
-                           r"(?:\(([A-Za-z_][A-Za-z_0-9]*(?:, [A-Za-z_][A-Za-z_0-9]*)*)?\))?:")
 # An attribute's type: a dotted name, subscripted by types up to three levels deep.
 _TYPE0 = r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*"
 _TYPE1 = _TYPE0 + r"(?:\[" + _TYPE0 + r"(?:, " + _TYPE0 + r")*\])?"
@@ -627,6 +809,31 @@ _NAMES = re.compile(r'(__parameters__|__buffers__) = \[((?:"[^"\\\n]*", )*)\]')
 _FINAL = re.compile(r"([A-Za-z_][A-Za-z_0-9]*) : Final\[(" + _TYPE2 + r")\] = "
                     r"""(-?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+"""
                     r"""|0|[1-9][0-9]*)|True|False|None|"[^"\\\n]*"|'[^'\\\n]*')""")
-# A declaration of an attribute's type on a line of its own, from the newline before it.
-_DECL_LINE = re.compile(r"""\n  (?:([A-Za-z_][A-Za-z_0-9]*) : |__annotations__\[("[^"\\\n]*"|'[^'\\\n]*')\] = )"""
-                        r"(" + _TYPE3 + r")(?![^\n])")
+# Types of attributes in every archive (`training : bool`, `_is_full_backward_hook :
+# Optional[bool]`...), plain (_plain_type) without a regex match.
+_PLAIN_TYPES = frozenset(
+    ["Tensor", "int", "float", "bool", "str", "complex", "NoneType", "Any", "Device",
+     "device", "number", "Generator", "Storage", "Stream"] +
+    [f"{k}[{t}]" for k in ("Optional", "List") for t in ("Tensor", "int", "float", "bool", "str")])
+_TYPE = re.compile(_TYPE3)
+# _TYPE3 with no name a keyword or a constant (as _reserved_free checks): one match.
+_FREE_NAME = (r"(?!(?:" + "|".join(sorted(_RESERVED)) + r")(?![A-Za-z_0-9]))"
+              r"[A-Za-z_][A-Za-z_0-9]*")
+_PLAIN_TYPE = re.compile(_TYPE3.replace(r"[A-Za-z_][A-Za-z_0-9]*", _FREE_NAME))
+# A class-body line of the usual kinds from the newline before it (indented by two), as
+# _DECL, _NAMES and _FINAL take them (the rows of DeclRun): the line (group 1); an
+# attribute's type (2 to 4: the quote of `__annotations__[key]` if the line is one, the
+# attribute, its type); a list of names (5, 6); a Final constant (7 to 9). An attribute
+# is the key of `__annotations__[key]` without its quotes (the conditional groups take
+# the key's characters allowed within its quotes) or a name. An attribute's type is any
+# text of the characters of type texts, taken without backtracking and then checked
+# (once per text) by _plain_type: cheaper than matching each line's type with _TYPE3;
+# a Final line matches no other kind. The last branch takes all the rest of the text,
+# which ends a findall at the first line of another kind (`.+` with DOTALL jumps to the
+# end, whatever the length).
+_BODY_ROW = re.compile(
+    r"""\n  ((?:__annotations__\[(["'])|)"""
+    r"""((?(2)(?:(?<=")[^"\\\n]*+|(?<=')[^'\\\n]*+)|[A-Za-z_][A-Za-z_0-9]*+))"""
+    r"""(?(2)\2\] = | : )([A-Za-z_][A-Za-z_0-9.\[\], ]*+)"""
+    r"""|(__parameters__|__buffers__) = \[((?:"[^"\\\n]*+", )*+)\]"""
+    r"|" + _FINAL.pattern + r")(?![^\n])|(?s:.+)")

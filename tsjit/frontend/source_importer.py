@@ -17,7 +17,8 @@ from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .builtins import lookup_builtin
 from .annotations import BUILTIN_TYPE_NAMES
-from .code_outline import DeclSpan, DefSpan, FinalSpan, NamesSpan, materialize, outline
+from .code_outline import (ClassOutline, DeclRun, DeclSpan, DefSpan, FinalSpan, NamesSpan,
+                           final_value, listed_names, materialize, outline)
 from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import parse
@@ -106,6 +107,8 @@ class SourceImporter:
         # and PythonPrint repeats annotations (`training : bool` in every module class).
         self.annotation_types: dict[str, T.Type] = {}
         self.class_body: Optional[FunctionCompiler] = None   # resolves attribute annotations
+        # Declarations' type texts the outline has checked (the same in every file).
+        self.outline_checked: dict[str, bool] = {}
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -122,7 +125,9 @@ class SourceImporter:
         if pending is not None:
             pending()
             return self.cu.types.get(name)
-        prefix = name.rsplit(".", 1)[0]
+        prefix, dot, _ = name.rpartition(".")     # (rsplit(".", 1)[0], not parsing bounds)
+        if not dot:
+            prefix = name
         path = "code/" + prefix.replace(".", "/") + ".py"
         if path not in self.loaded_files:
             self.loaded_files.add(path)
@@ -140,15 +145,18 @@ class SourceImporter:
 
     def load_file(self, prefix: str, text: str, filename: str, origin: Any = None) -> None:
         # The outline leaves function bodies unparsed (DefSpan) until they are compiled.
-        module = outline(text, filename) or parse(text, filename)
+        module = outline(text, filename, self.outline_checked) or parse(text, filename)
         module.range.source.origin = origin
         bodies = []
         for stmt in module.body:
             if isinstance(stmt, ast.ClassDef):
                 qualified = f"{prefix}.{stmt.name}"
-                bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
-                         for b in stmt.bases]
-                if set(bases) & {"NamedTuple", "Interface", "ModuleInterface", "Enum"}:
+                if type(stmt) is ClassOutline:
+                    bases = stmt.base_names     # (the outline makes no node of them)
+                else:
+                    bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                             for b in stmt.bases]
+                if not _NAMED_TYPE_BASES.isdisjoint(bases):
                     self.pending[qualified] = lambda q=qualified, c=stmt, b=bases: \
                         self.declare_named_type(q, materialize(c), b)
                     continue
@@ -187,9 +195,14 @@ class SourceImporter:
         qualified = t.qualified_name
         params: list[str] = []
         buffers: list[str] = []
-        for stmt in c.body:
+        # (an outline's class: its runs of declarations are read without making spans)
+        for stmt in c.entries if type(c) is ClassOutline else c.body:
             kind = type(stmt)
-            if kind is DeclSpan:
+            if kind is DefSpan:
+                self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
+            elif kind is DeclRun:
+                self.declare_run(t, stmt, params, buffers)
+            elif kind is DeclSpan:
                 t.add_attribute(stmt.attr, self.declared_type(stmt))
             elif kind is NamesSpan:
                 (params if stmt.target == "__parameters__" else buffers).extend(stmt.names)
@@ -222,25 +235,92 @@ class SourceImporter:
                 pass
             else:
                 raise CompileError("unexpected statement in an archive class body", stmt.range)
-        for a in t.attributes:
-            a.is_parameter = a.name in params
-            a.is_buffer = a.name in buffers
+        if params or buffers:
+            # (t is new: its attributes are neither until marked here)
+            for a in t.attributes:
+                a.is_parameter = a.name in params
+                a.is_buffer = a.name in buffers
+
+    def declare_run(self, t: T.ClassType, run: DeclRun, params: list[str],
+                    buffers: list[str]) -> None:
+        """The attributes and constants a DeclRun declares, and the names it lists."""
+        annotation_types = self.annotation_types
+        names: list[str] = []
+        types: list[T.Type] = []
+        for row in run.rows:
+            _, _, attr, type_text, names_of, listed, final, _, literal = row
+            if type_text:
+                # (the usual case, a text seen before, without a call)
+                found = annotation_types.get(type_text)
+                names.append(attr)
+                types.append(found if found is not None else self.run_type(run, row))
+            elif names_of:
+                if listed:      # (PythonPrint writes `__buffers__ = []` in most classes)
+                    (params if names_of == "__parameters__" else buffers).extend(
+                        listed_names(listed))
+            else:
+                t.constants[final] = final_value(literal)
+        t.add_attributes(names, types)
 
     def declared_type(self, d: DeclSpan) -> T.Type:
         """The type of a declaration, found by its text; parsed only if the text is new to
-        the archive and is not a builtin type's or a class's name."""
-        text = d.type_text
+        the archive and is not built of builtin types' names and class names."""
+        found = self.annotation_types.get(d.type_text)
+        return found if found is not None else self._new_type(d.type_text, d)
+
+    def run_type(self, run: DeclRun, row: tuple) -> T.Type:
+        """The type of a row of `run` (an attribute's) whose text is new to the archive,
+        as declared_type finds it (the row's span is made only to parse the type)."""
+        found = self._type_of_text(row[3])
+        if found is None:
+            return self.annotation_type(run.span(row).type_expr())  # (errors say where)
+        self.annotation_types[row[3]] = found
+        return found
+
+    def _new_type(self, text: str, d: DeclSpan) -> T.Type:
+        """The type of declaration `d`, its text `text` new to the archive (remembered)."""
+        found = self._type_of_text(text)
+        if found is None:
+            return self.annotation_type(d.type_expr())  # (errors say where)
+        self.annotation_types[text] = found
+        return found
+
+    def _type_of_text(self, text: str) -> Optional[T.Type]:
+        """The type a declaration's type text (a dotted name, or a subscript of such)
+        denotes, if it is a builtin type's or a class's name, or `Optional`, `List`,
+        `Dict`, `Tuple` or `Union` of such (as type_from_expr gives it: archives declare
+        `Optional[bool]` in every module); None for type_from_expr to resolve (or report)."""
         found = self.annotation_types.get(text)
         if found is None:
             found = BUILTIN_TYPE_NAMES.get(text)
-            if found is None and text.startswith("__torch__.") and "[" not in text:
+        if found is not None:
+            return found
+        if "[" not in text:
+            if text.startswith("__torch__."):
                 found = self.lookup(text)
-                if isinstance(found, Function):
-                    found = None
+                return None if isinstance(found, Function) else found
+            return None
+        ctor, _, inner = text[:-1].partition("[")
+        arity = _TYPE_CONSTRUCTORS.get(ctor)
+        if arity is None:
+            return None
+        args = []
+        for arg in _type_arguments(inner):
+            found = self._type_of_text(arg)
             if found is None:
-                return self.annotation_type(d.type_expr())  # (errors say where)
-            self.annotation_types[text] = found
-        return found
+                return None
+            args.append(found)
+        if arity and len(args) != arity:
+            return None     # (type_from_expr's error)
+        if ctor == "Optional":
+            return T.optional(args[0])
+        if ctor in ("List", "list"):
+            return T.ListType(args[0])
+        if ctor in ("Dict", "dict"):
+            return T.DictType(args[0], args[1])
+        if ctor == "Union":
+            return T.union_of(args)
+        return T.TupleType(tuple(args))
 
     def annotation_type(self, e: ast.Expr) -> T.Type:
         """The type annotation `e` of an attribute denotes (resolved once per text)."""
@@ -284,6 +364,33 @@ class SourceImporter:
         vt = T.IntType if all(isinstance(v, int) for v in values) else \
             T.FloatType if all(isinstance(v, float) for v in values) else T.StrType
         return T.EnumType(qualified, vt, members)
+
+
+# Bases of classes declared as named types other than classes (built when first named).
+_NAMED_TYPE_BASES = frozenset({"NamedTuple", "Interface", "ModuleInterface", "Enum"})
+
+# Type constructors _type_of_text takes, with their number of arguments (0: any).
+_TYPE_CONSTRUCTORS = {"Optional": 1, "List": 1, "list": 1, "Dict": 2, "dict": 2, "Tuple": 0,
+                      "tuple": 0, "Union": 0}
+
+
+def _type_arguments(inner: str) -> list[str]:
+    """The texts of a type's arguments (`int, List[int]`), split at the commas outside
+    brackets."""
+    if "[" not in inner:
+        return inner.split(", ")
+    out = []
+    depth = start = 0
+    for i, ch in enumerate(inner):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(inner[start:i])
+            start = i + 2   # (PythonPrint, and the outline, take ", " only)
+    out.append(inner[start:])
+    return out
 
 
 def _empty_def() -> ast.Def:

@@ -202,8 +202,9 @@ class ClassType(Type):
     def __post_init__(self) -> None:
         # (derived from `attributes`, which only add_attribute extends afterwards)
         self._slots = {}
-        for i, a in enumerate(self.attributes):
-            self._slots.setdefault(a.name, i)
+        if self.attributes:     # (most are declared later, by add_attribute(s))
+            for i, a in enumerate(self.attributes):
+                self._slots.setdefault(a.name, i)
 
     def __eq__(self, other: object) -> bool:
         return self is other
@@ -225,6 +226,15 @@ class ClassType(Type):
         self._slots[name] = len(self.attributes)
         self.attributes.append(attr)
         return attr
+
+    def add_attributes(self, names: list[str], types: list[Type]) -> None:
+        """Declare attributes names[i] of types[i], in order, as add_attribute does each."""
+        # (one call for a run of declarations in a class body: archives declare thousands)
+        slots, attributes = self._slots, self.attributes
+        for name, type in zip(names, types):
+            if name not in slots:
+                slots[name] = len(attributes)
+                attributes.append(Attribute(name, type))
 
     def find_attribute(self, name: str) -> Optional[Attribute]:
         i = self._slots.get(name)
