@@ -4,7 +4,8 @@ of time, for the regex engine of each interpreter given.
     python tools/precompile_shape_pattern.py [PYTHON ...]
 
 Without arguments it uses this interpreter and every `python3.11`, `python3.12` and
-`python3.13` on PATH. Run it after changing the pattern (`_shape_source` in
+`python3.13` on PATH that runs (pyenv shims of versions not selected do not: pass such
+interpreters' paths); it warns when it drops an engine the file had code for. Run it after changing the pattern (`_shape_source` in
 serialize/fast_unpickle.py); a test fails while the shipped code is stale for the
 interpreter running the tests. `re` takes ~20 ms to compile the pattern, building it
 from this code well under one: that is what lets the fast path run from a process's first
@@ -99,6 +100,13 @@ def main(argv: list[str]) -> None:
                      f"{by_engine[key]['version']} with the same regex engine {key}")
         by_engine.setdefault(key, entry)
         print(f"{python}: Python {entry['version']}, engine {key}")
+    if not by_engine:
+        sys.exit("no interpreter compiled the pattern: nothing written")
+    from tsjit.serialize import _shape_code as previous
+    dropped = sorted(set(previous.CODES) - set(by_engine))
+    if dropped:
+        print(f"warning: the file had code for engines {dropped}, which no interpreter given "
+              "has: pass those interpreters too, or the fast path will start late there")
     text = render(source, sorted(by_engine.values(), key=lambda e: e["magic"]))
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(OUTPUT), suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
