@@ -266,22 +266,19 @@ class SourceImporter:
         """The type of a declaration, found by its text; parsed only if the text is new to
         the archive and is not built of builtin types' names and class names."""
         found = self.annotation_types.get(d.type_text)
-        return found if found is not None else self._new_type(d.type_text, d)
+        return found if found is not None else self._new_type(d.type_text, lambda: d)
 
     def run_type(self, run: DeclRun, row: tuple) -> T.Type:
         """The type of a row of `run` (an attribute's) whose text is new to the archive,
         as declared_type finds it (the row's span is made only to parse the type)."""
-        found = self._type_of_text(row[3])
-        if found is None:
-            return self.annotation_type(run.span(row).type_expr())  # (errors say where)
-        self.annotation_types[row[3]] = found
-        return found
+        return self._new_type(row[3], lambda: run.span(row))
 
-    def _new_type(self, text: str, d: DeclSpan) -> T.Type:
-        """The type of declaration `d`, its text `text` new to the archive (remembered)."""
+    def _new_type(self, text: str, decl: Callable[[], DeclSpan]) -> T.Type:
+        """The type of a declaration whose type text `text` is new to the archive
+        (remembered); `decl()` gives its span, needed only to parse the type."""
         found = self._type_of_text(text)
         if found is None:
-            return self.annotation_type(d.type_expr())  # (errors say where)
+            return self.annotation_type(decl().type_expr())  # (errors say where)
         self.annotation_types[text] = found
         return found
 
