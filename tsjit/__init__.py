@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tensor as _tensor
-from .tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
-from .tensor import Tensor, Size, dtype, device, no_grad, enable_grad
+from . import _tensor
+from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
+from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from . import jit, linalg, nn, special

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from .nn._jit_internal import boolean_dispatch
-from .tensor import Tensor
-from .tensor import functional as torch
+from ._tensor import Tensor
+from ._tensor import functional as torch
 
 
 def _unique_impl(input: Tensor, sorted: bool = True, return_inverse: bool = False,

@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from .tensor.functional import Namespace
+from ._tensor.functional import Namespace
 
 __getattr__ = Namespace(__name__, "linalg_")
 

@@ -97,7 +97,7 @@ def test_nan_keys_are_never_found() -> None:
 
 
 def test_tensor_keys_use_identity() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     a, b = tensor(1), tensor(1)
     d: dict = {}
     k("aten::_set_item.Tensor")(d, a, "x")

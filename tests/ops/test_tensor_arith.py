@@ -130,7 +130,7 @@ def test_inplace_unary(name: str, a: np.ndarray) -> None:
 
 
 def test_inplace_mutates_and_returns_self() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     x = tensor([1.0, 2.0])
     k = O.kernel("aten::add_.Tensor")
     r = k(x, tensor([1.0, 1.0]), 2)
@@ -138,7 +138,7 @@ def test_inplace_mutates_and_returns_self() -> None:
 
 
 def test_inplace_promotion_errors_match() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     x = tensor([1, 2])
     with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired "
                                            "output type Long"):
@@ -149,7 +149,7 @@ def test_inplace_promotion_errors_match() -> None:
 
 
 def test_integer_division_by_zero_raises() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     for fn in (lambda: tensor([5]) // 0, lambda: tensor([5]) % 0,
                lambda: O.kernel("aten::fmod.Scalar")(tensor([5]), 0)):
         with pytest.raises(RuntimeError, match="ZeroDivisionError"):
@@ -158,7 +158,7 @@ def test_integer_division_by_zero_raises() -> None:
 
 
 def test_python_division_semantics() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     a = tensor([-7, 7, -7, 7])
     b = tensor([2, -2, -2, 2])
     assert (a // b).tolist() == [-4, -4, 3, 3]
@@ -168,7 +168,7 @@ def test_python_division_semantics() -> None:
 
 
 def test_bool_subtraction_and_negation_errors() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     b = tensor([True, False])
     with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool"):
         b - b

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import test_tensor_oracle as O  # noqa: E402
 
 from tsjit.ops.kernels.tensor_conv import im2col  # noqa: E402
-from tsjit.tensor import from_numpy  # noqa: E402
+from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
 SET = O.SETTINGS

@@ -11,7 +11,7 @@ from hypothesis import assume, given, strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 import test_tensor_oracle as O  # noqa: E402
 
-from tsjit.tensor import dtypes as D  # noqa: E402
+from tsjit._tensor import dtypes as D  # noqa: E402
 
 pytestmark = O.requires_torch
 SET = O.SETTINGS
@@ -87,7 +87,7 @@ def nested(draw: st.DrawFn) -> object:
 @given(data=nested(), dt=st.sampled_from(DTYPES))
 def test_tensor_from_data(data: object, dt: object) -> None:
     import torch
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     try:
         mine: object = tensor(data, dtype=dt)
     except Exception as e:  # noqa: BLE001
@@ -112,7 +112,7 @@ def test_tensor_kernel_overloads() -> None:
 
 
 def test_random_factories_shapes_dtypes_and_seed() -> None:
-    from tsjit.tensor import manual_seed
+    from tsjit._tensor import manual_seed
     manual_seed(3)
     a = O.kernel("aten::rand")([2, 3], None, None, None, None)
     manual_seed(3)
@@ -173,7 +173,7 @@ def test_metadata(a: np.ndarray, d: int) -> None:
 
 
 def test_prim_ops() -> None:
-    from tsjit.tensor import Device
+    from tsjit._tensor import Device
     k = O.kernel
     x = O.t([1.5, 2.5], "float64")
     assert k("prim::dtype")(x) == 7 and repr(k("prim::dtype")(x)) == "torch.float64"
@@ -191,7 +191,7 @@ def test_prim_ops() -> None:
 
 
 def test_grad_mode_ops() -> None:
-    from tsjit.tensor import is_grad_enabled, no_grad
+    from tsjit._tensor import is_grad_enabled, no_grad
     k = O.kernel
     assert k("aten::is_grad_enabled")() is True
     with no_grad():

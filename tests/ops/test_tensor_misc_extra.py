@@ -106,7 +106,7 @@ def test_result_type(pair: tuple, s: object, s2: object) -> None:
 
 
 def test_storage_offset_and_views() -> None:
-    from tsjit.tensor import from_numpy
+    from tsjit._tensor import from_numpy
     import torch
     O.kernel("aten::storage_offset")
     base = np.arange(24, dtype=np.float32).reshape(4, 6)

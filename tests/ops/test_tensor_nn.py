@@ -144,7 +144,7 @@ def test_layer_group_rms_norm(shape: tuple, affine: bool, k: int) -> None:
 def test_batch_instance_norm(shape: tuple, training: bool, affine: bool,
                              momentum: float) -> None:
     import torch
-    from tsjit.tensor import from_numpy
+    from tsjit._tensor import from_numpy
     x = randn(*shape)
     c = shape[1]
     w, b = (randn(c), randn(c)) if affine else (None, None)
@@ -192,7 +192,7 @@ def test_dropout_eval_and_train() -> None:
     x = randn(3, 4)
     for q in ("aten::dropout", "aten::feature_dropout", "aten::alpha_dropout"):
         O.diff(q, x, 0.5, False)
-    from tsjit.tensor import from_numpy
+    from tsjit._tensor import from_numpy
     t = from_numpy(x)
     assert O.kernel("aten::dropout")(t, 0.5, False) is t
     y = O.kernel("aten::dropout")(t, 0.5, True).numpy()
@@ -390,7 +390,7 @@ def test_masked_softmax_and_nested_stand_ins() -> None:
     mask = rng.random((2, 3, 4)) > 0.5
     O.diff("aten::_masked_softmax", x, mask, None, None, **TOL)
     k = O.kernel
-    from tsjit.tensor import from_numpy
+    from tsjit._tensor import from_numpy
     m = from_numpy(np.array([[True, True, False], [True, False, False]]))
     assert k("aten::_nested_tensor_from_mask_left_aligned")(from_numpy(x), m) is True
     nt = k("aten::_nested_tensor_from_mask")(from_numpy(x[:, :, :2].copy()), m, True)

@@ -24,8 +24,8 @@ except ImportError:  # pragma: no cover - depends on the environment
     torch = None
 
 from tsjit.ops import find
-from tsjit.tensor import Tensor, from_numpy
-from tsjit.tensor import dtypes as D
+from tsjit._tensor import Tensor, from_numpy
+from tsjit._tensor import dtypes as D
 
 requires_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed; the "
                                     "differential oracle is unavailable")
@@ -235,7 +235,7 @@ def kernel(qualified: str) -> Callable:
 
 def t(a: Any, dtype: Any = None) -> Tensor:
     """A tsjit tensor from nested lists / arrays (for plain tests)."""
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     return tensor(a, dtype=dtype)
 
 

@@ -11,7 +11,7 @@ from hypothesis import assume, given, strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 import test_tensor_oracle as O  # noqa: E402
 
-from tsjit.tensor import dtypes as D  # noqa: E402
+from tsjit._tensor import dtypes as D  # noqa: E402
 
 pytestmark = O.requires_torch
 SET = O.SETTINGS

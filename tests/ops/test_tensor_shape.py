@@ -47,7 +47,7 @@ def test_view_reshape(at: tuple, transpose: bool) -> None:
 
 def test_view_of_non_contiguous_fails_like_torch() -> None:
     import torch
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     x = tensor([[1, 2, 3], [4, 5, 6]]).t()
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         x.view(6)
@@ -213,7 +213,7 @@ def test_broadcast_and_meshgrid() -> None:
 
 # --- aliasing: views share memory with their base --------------------------------------------
 def test_views_write_through() -> None:
-    from tsjit.tensor import zeros
+    from tsjit._tensor import zeros
     x = zeros(3, 4)
     x.select(0, 1).fill_(1.0)
     x.t()[2].add_(5.0)
@@ -235,7 +235,7 @@ def test_views_write_through() -> None:
 
 
 def test_expand_is_a_view_and_split_pieces_alias() -> None:
-    from tsjit.tensor import tensor
+    from tsjit._tensor import tensor
     x = tensor([1.0, 2.0])
     e = x.expand(3, 2)
     assert e.stride() == (0, 1) and e.tolist() == [[1.0, 2.0]] * 3
@@ -246,7 +246,7 @@ def test_expand_is_a_view_and_split_pieces_alias() -> None:
 
 
 def test_inplace_view_ops_change_shape() -> None:
-    from tsjit.tensor import zeros
+    from tsjit._tensor import zeros
     x = zeros(2, 1, 3)
     assert x.squeeze_().shape == (2, 3)
     assert x.unsqueeze_(0).shape == (1, 2, 3)

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import test_tensor_oracle as O  # noqa: E402
 
-from tsjit.tensor import dtypes as D, from_numpy  # noqa: E402
+from tsjit._tensor import dtypes as D, from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
 rng = np.random.default_rng(7)
@@ -247,7 +247,7 @@ def test_decompositions_reconstruct() -> None:
 
 def test_random_kernels() -> None:
     k = O.kernel
-    from tsjit.tensor import manual_seed
+    from tsjit._tensor import manual_seed
     manual_seed(1)
     x = from_numpy(np.zeros((2, 3), np.float32))
     for q, args in (("aten::randn", ([2, 3], None, None, None, None)),

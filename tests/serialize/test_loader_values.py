@@ -18,7 +18,7 @@ from tsjit.serialize.errors import ArchiveError
 from tsjit.serialize.pickler import pickle_value
 from tsjit.serialize.unpickler import unpickle
 from tsjit.serialize.zip_archive import ArchiveReader, ArchiveWriter
-from tsjit.tensor.tensor import _root
+from tsjit._tensor.tensor import _root
 
 STORAGE = np.arange(24, dtype=np.float32)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..ir import Node
 from ..ops.formatting import wrap_int64
-from ..tensor.tensor import Tensor
+from .._tensor.tensor import Tensor
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Below this divisor magnitude Python's `%` and `//` are TorchScript's int64 ones.

@@ -743,7 +743,7 @@ def constant_type(value: Any) -> T.Type:
         return T.ListType(elems[0] if elems else T.IntType)
     if isinstance(value, T.EnumValue):
         return value.type
-    from ..tensor import Tensor
+    from .._tensor import Tensor
     if isinstance(value, Tensor):
         return T.TensorType
     return T.AnyType

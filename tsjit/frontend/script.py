@@ -21,7 +21,7 @@ from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
 from ..ops import registry
-from ..tensor import Device, Tensor
+from .._tensor import Device, Tensor
 from . import ast
 from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
@@ -99,7 +99,7 @@ class ScriptCompiler:
                                    "in TorchScript", rng)
             return b
         module = getattr(obj, "__module__", "") or ""
-        if callable(obj) and (module.startswith("tsjit.tensor") or module.startswith("tsjit.ops")
+        if callable(obj) and (module.startswith("tsjit._tensor") or module.startswith("tsjit.ops")
                               or module == "math" or getattr(obj, "__self__", None) is math):
             for ns in ("aten", "prim"):
                 if registry.overloads(f"{ns}::{obj.__name__}"):

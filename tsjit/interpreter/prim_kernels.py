@@ -54,7 +54,7 @@ def runtime_isinstance(types: list[T.Type]) -> Callable[[Any], bool]:
 
 def value_is(v: Any, t: T.Type) -> bool:
     """Whether run-time value `v` has type `t` (containers checked by their first element)."""
-    from ..tensor import Tensor
+    from .._tensor import Tensor
     if t == T.AnyType:
         return True
     if t == T.AnyTupleType:

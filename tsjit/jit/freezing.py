@@ -27,7 +27,7 @@ from ..ir.diagnostics import TsjitError
 from ..ir.graph import Node, Value
 from ..ir.passes import CLEANUP, constant_propagation, inlining, run_pipeline
 from ..ops import registry
-from ..tensor import Tensor, from_numpy
+from .._tensor import Tensor, from_numpy
 from .script_module import ScriptModule
 
 _SCALARS = (bool, int, float, str, type(None))

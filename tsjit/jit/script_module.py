@@ -13,7 +13,7 @@ from ..interpreter.prim_kernels import PYTHON_VALUES
 from ..ir import Function, Graph
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
-from ..tensor import Tensor, from_numpy
+from .._tensor import Tensor, from_numpy
 from . import executors  # noqa: F401  (installs the executor policy before anything runs)
 
 

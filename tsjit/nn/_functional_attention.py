@@ -6,8 +6,8 @@ import math
 import warnings
 from typing import List, Optional, Tuple
 
-from ..tensor import Tensor, bool_
-from ..tensor import functional as torch
+from .._tensor import Tensor, bool_
+from .._tensor import functional as torch
 from . import functional as F
 
 

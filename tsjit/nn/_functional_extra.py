@@ -6,8 +6,8 @@ from __future__ import annotations
 import warnings
 from typing import List, Optional, Union
 
-from ..tensor import Tensor
-from ..tensor import functional as torch
+from .._tensor import Tensor
+from .._tensor import functional as torch
 from ._functional_resample import interpolate
 from .functional import _no_grad_embedding_renorm_
 from ._jit_internal import BroadcastingList1, BroadcastingList2, BroadcastingList3

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from ..tensor import Tensor
-from ..tensor import functional as torch
+from .._tensor import Tensor
+from .._tensor import functional as torch
 from ._jit_internal import BroadcastingList2, BroadcastingList3, boolean_dispatch
 
 

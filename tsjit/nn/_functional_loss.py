@@ -5,8 +5,8 @@ import math
 import warnings
 from typing import Optional, Union
 
-from ..tensor import Tensor
-from ..tensor import functional as torch
+from .._tensor import Tensor
+from .._tensor import functional as torch
 
 
 def _reduction_enum(reduction: str) -> int:

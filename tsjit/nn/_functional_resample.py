@@ -5,8 +5,8 @@ import math
 import warnings
 from typing import List, Optional, Union
 
-from ..tensor import Tensor
-from ..tensor import functional as torch
+from .._tensor import Tensor
+from .._tensor import functional as torch
 
 
 def interpolate(input: Tensor, size: Optional[Union[int, List[int]]] = None,

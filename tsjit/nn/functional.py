@@ -15,8 +15,8 @@ import math
 import warnings
 from typing import Any, List, Optional, Tuple, Union
 
-from ..tensor import Tensor
-from ..tensor import functional as torch
+from .._tensor import Tensor
+from .._tensor import functional as torch
 from ._jit_internal import (BroadcastingList1, BroadcastingList2, BroadcastingList3,
                              boolean_dispatch)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from ..tensor import Tensor
-from ..tensor import functional as _ops
+from .._tensor import Tensor
+from .._tensor import functional as _ops
 
 
 def calculate_gain(nonlinearity: str, param: Optional[float] = None) -> float:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tensor import Tensor, tensor
+from .._tensor import Tensor, tensor
 
 
 class Parameter(Tensor):

@@ -6,10 +6,10 @@
 Kernel calling convention (shared by the interpreter, generated code and the eager API):
 a kernel takes one positional argument per schema argument, in schema order, keyword-only
 ones included (callers fill defaults), followed by the extra arguments of a vararg schema.
-Run-time values: Tensor -> `tsjit.tensor.Tensor`; int, float, bool, complex, str, None ->
+Run-time values: Tensor -> `tsjit._tensor.Tensor`; int, float, bool, complex, str, None ->
 Python objects (ints are 64-bit: kernels wrap results); List -> list; Tuple -> tuple;
 Dict -> dict (insertion ordered); ScalarType / Layout / MemoryFormat -> int codes
-(`tsjit.float32` is an int subclass); Device -> `tsjit.tensor.Device`. A kernel returns
+(`tsjit.float32` is an int subclass); Device -> `tsjit._tensor.Device`. A kernel returns
 its single result, a tuple for several, None for `-> ()`. Failures raise ordinary Python
 exceptions carrying PyTorch's message; the interpreter wraps them with a source location.
 """

@@ -26,7 +26,7 @@ from ..interpreter import Object, call_function
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange
 from ..printer import ConstantTable, print_code_files
-from ..tensor import Device, Tensor
+from .._tensor import Device, Tensor
 from . import pickle_format as P
 from .debug_info import DebugRecord, DebugSource, encode_debug_info
 from .errors import ArchiveError

@@ -18,8 +18,8 @@ from ..interpreter import Object, call_function
 from ..ir import CompilationUnit
 from ..ir import types as T
 from ..ir.diagnostics import Source, SourceRange, TsjitError
-from ..tensor import Device, Tensor, device as make_device
-from ..tensor.dtypes import as_dtype
+from .._tensor import Device, Tensor, device as make_device
+from .._tensor.dtypes import as_dtype
 from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError

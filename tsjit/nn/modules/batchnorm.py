@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...tensor import Tensor, empty, int64, ones, tensor, zeros
+from ..._tensor import Tensor, empty, int64, ones, tensor, zeros
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -1,7 +1,7 @@
 """ChannelShuffle, as torch.nn.modules.channelshuffle."""
 from __future__ import annotations
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 

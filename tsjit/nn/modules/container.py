@@ -6,7 +6,7 @@ from collections import OrderedDict
 from itertools import chain, islice
 from typing import Any, Iterable, Iterator, Mapping, Optional, Union
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module
 

@@ -1,7 +1,7 @@
 """PairwiseDistance and CosineSimilarity, as torch.nn.modules.distance."""
 from __future__ import annotations
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 

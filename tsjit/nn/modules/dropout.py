@@ -1,7 +1,7 @@
 """Dropout layers: identity in eval mode, random masks (tsjit's RNG) in training."""
 from __future__ import annotations
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .module import Module
 
 

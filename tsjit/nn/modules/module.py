@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Iterator, Optional
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from ..parameter import Parameter
 
 
@@ -232,7 +232,7 @@ class Module:
 
     def to(self, *args: Any, **kwargs: Any) -> "Module":
         """Cast floating-point parameters and buffers to a dtype (devices: cpu only)."""
-        from ...tensor import dtype as _dtype
+        from ..._tensor import dtype as _dtype
         dt = kwargs.get("dtype")
         for a in args:
             if isinstance(a, _dtype):
@@ -245,12 +245,12 @@ class Module:
 
     def float(self) -> "Module":
         """Cast floating-point parameters and buffers to float32."""
-        from ...tensor import float32
+        from ..._tensor import float32
         return self.to(float32)
 
     def double(self) -> "Module":
         """Cast floating-point parameters and buffers to float64."""
-        from ...tensor import float64
+        from ..._tensor import float64
         return self.to(float64)
 
     def cpu(self) -> "Module":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Optional, Tuple
 
-from ...tensor import Tensor, empty
+from ..._tensor import Tensor, empty
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

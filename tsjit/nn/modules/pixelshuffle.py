@@ -1,7 +1,7 @@
 """PixelShuffle and PixelUnshuffle."""
 from __future__ import annotations
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 

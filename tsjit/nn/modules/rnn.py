@@ -6,8 +6,8 @@ import numbers
 import warnings
 from typing import Any, List, Optional, Tuple
 
-from ...tensor import Tensor, empty
-from ...tensor import functional as torch
+from ..._tensor import Tensor, empty
+from ..._tensor import functional as torch
 from .. import init
 from ..parameter import Parameter
 from .module import Module

@@ -5,8 +5,8 @@ import copy
 import warnings
 from typing import Any, Callable, Optional, Union
 
-from ...tensor import Tensor
-from ...tensor import functional as torch
+from ..._tensor import Tensor
+from ..._tensor import functional as torch
 from .. import functional as F
 from .. import init
 from .activation import GELU, MultiheadAttention, ReLU

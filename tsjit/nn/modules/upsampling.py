@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 

@@ -12,9 +12,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import not_implemented, op, quiet, scalar_to_np, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import not_implemented, op, quiet, scalar_to_np, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_arith import inplace
 from .tensor_unary import erf_array
 
@@ -150,7 +150,7 @@ def rrelu(self: Tensor, lower: Any = 0.125, upper: Any = 1 / 3, training: bool =
           generator: Any = None) -> Tensor:
     """Leaky relu with slope (lower + upper) / 2 (eval) or random slopes (training)."""
     if training:
-        from ...tensor.creation import generator as gen
+        from ..._tensor.creation import generator as gen
         slope = gen().uniform(lower, upper, self._a.shape)
         x = self._a.astype(np.float64)
         return wrap(np.where(x >= 0, x, x * slope).astype(self._a.dtype))

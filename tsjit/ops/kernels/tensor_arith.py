@@ -11,11 +11,11 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import (broadcast_shapes, dtype_of, float_result, inplace_check,
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import (broadcast_shapes, dtype_of, float_result, inplace_check,
                                    not_implemented, op, quiet, scalar_to_np, to_np, wrap,
                                    write_into)
-from ...tensor.tensor import Tensor
+from ..._tensor.tensor import Tensor
 
 
 def _shape(x: Any) -> tuple:

@@ -8,9 +8,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...tensor.creation import generator as _gen
-from ...tensor.kernel_util import fmt_shape, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.creation import generator as _gen
+from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 from .tensor_unary import erf_array
 

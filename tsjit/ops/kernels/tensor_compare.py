@@ -5,9 +5,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import not_implemented, op, quiet, to_np, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import not_implemented, op, quiet, to_np, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace, prep
 
 
@@ -186,7 +186,7 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.cname}")
     dt, a, b = prep(self, other)
-    from ...tensor.kernel_util import broadcast_shapes
+    from ..._tensor.kernel_util import broadcast_shapes
     broadcast_shapes(c.shape, a.shape, b.shape)
     return wrap(np.where(c, a, b))
 

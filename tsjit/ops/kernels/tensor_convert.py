@@ -6,12 +6,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor import grad_mode
-from ...tensor.creation import manual_seed as _manual_seed
-from ...tensor.device import CPU, Device, as_device
-from ...tensor.kernel_util import op, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor import grad_mode
+from ..._tensor.creation import manual_seed as _manual_seed
+from ..._tensor.device import CPU, Device, as_device
+from ..._tensor.kernel_util import op, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 
 
 # --- dtype / device conversion ------------------------------------------------------------

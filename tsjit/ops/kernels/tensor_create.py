@@ -6,11 +6,11 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import creation as C
-from ...tensor import dtypes as D
-from ...tensor.device import as_device
-from ...tensor.kernel_util import checked_scalar, op, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor import creation as C
+from ..._tensor import dtypes as D
+from ..._tensor.device import as_device
+from ..._tensor.kernel_util import checked_scalar, op, wrap
+from ..._tensor.tensor import Tensor
 
 _OPTS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
          "bool? pin_memory=None")

@@ -5,8 +5,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ...tensor.kernel_util import fmt_shape, not_implemented, op, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.kernel_util import fmt_shape, not_implemented, op, wrap
+from ..._tensor.tensor import Tensor
 
 
 def _blocks(size: Sequence[int], kernel: Sequence[int], dilation: Sequence[int],

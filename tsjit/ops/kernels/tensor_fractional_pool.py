@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ...tensor.kernel_util import fmt_shape, op, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.kernel_util import fmt_shape, op, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_conv import tup
 
 

@@ -6,10 +6,10 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import (broadcast_shapes, checked_scalar, fmt_shape, op, scalar_to_np,
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import (broadcast_shapes, checked_scalar, fmt_shape, op, scalar_to_np,
                                    to_np, wrap, write_into)
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor.tensor import Tensor, wrap_dim
 
 
 # --- advanced indexing ------------------------------------------------------------------------

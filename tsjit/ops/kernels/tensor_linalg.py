@@ -11,9 +11,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, scalar_to_np, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, scalar_to_np, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 
 _CNAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

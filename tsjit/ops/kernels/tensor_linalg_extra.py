@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import op, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import op, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_linalg import _float_input, linalg_eigh, matmul
 from .tensor_reduce import acc
 from .tensor_slice import diagonal

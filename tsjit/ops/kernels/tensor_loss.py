@@ -7,8 +7,8 @@ from typing import Optional
 
 import numpy as np
 
-from ...tensor.kernel_util import broadcast_shapes, fmt_shape, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.kernel_util import broadcast_shapes, fmt_shape, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 
 

@@ -6,9 +6,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import broadcast_shapes, fmt_shape, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import broadcast_shapes, fmt_shape, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_loss import _reduce
 from .tensor_reduce import acc
 

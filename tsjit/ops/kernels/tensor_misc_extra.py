@@ -8,11 +8,11 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import (broadcast_shapes, dtype_of, inplace_check,
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import (broadcast_shapes, dtype_of, inplace_check,
                                    not_implemented, op, quiet, checked_scalar, to_np, wrap,
                                    write_into)
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_shape import cat
 
 
@@ -287,7 +287,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, generator: Any = None) -> Ten
     if self.dtype.kind != "f":
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {self.dtype.cname}")
-    from ...tensor.creation import generator as rng
+    from ..._tensor.creation import generator as rng
     self._writable()[...] = rng().exponential(1.0 / lambd, self._a.shape)
     return self
 

@@ -9,10 +9,10 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.creation import generator as _gen
-from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap, write_into
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.creation import generator as _gen
+from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap, write_into
+from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 
 

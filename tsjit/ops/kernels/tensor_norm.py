@@ -7,9 +7,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import op, quiet, reduce_axes, to_np, wrap, wrap_dims
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import op, quiet, reduce_axes, to_np, wrap, wrap_dims
+from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 
 

@@ -12,9 +12,9 @@ from typing import Any, Callable
 import numpy as np
 
 from ...ops.registry import find
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import RAW_SCHEMAS, op
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import RAW_SCHEMAS, op
+from ..._tensor.tensor import Tensor
 
 # (functional overload, overload name of its out= form); the out= schema is the functional
 # one with `*, Tensor(a!) out` appended and `-> Tensor(a!)`.

@@ -10,10 +10,10 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import (cast, float_result, not_implemented, op, quiet, reduce_axes,
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import (cast, float_result, not_implemented, op, quiet, reduce_axes,
                                    to_np, wrap)
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor.tensor import Tensor, wrap_dim
 
 
 def acc(a: np.ndarray) -> np.ndarray:

@@ -12,9 +12,9 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from ...tensor.creation import generator as _gen
-from ...tensor.kernel_util import fmt_shape, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.creation import generator as _gen
+from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

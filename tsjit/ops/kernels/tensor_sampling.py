@@ -7,8 +7,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ...tensor.kernel_util import fmt_shape, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 
 _MODES = {0: "bilinear", 1: "nearest", 2: "bicubic"}
 

@@ -9,9 +9,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _np_as_strided
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import fmt_shape, numel, op, to_np, wrap, wrap_dims
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import fmt_shape, numel, op, to_np, wrap, wrap_dims
+from ..._tensor.tensor import Tensor, wrap_dim
 
 
 def strided_view(a: np.ndarray, shape: Sequence[int], strides_el: Sequence[int]) -> np.ndarray:
@@ -340,7 +340,7 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
 @op("aten::broadcast_tensors(Tensor[] tensors) -> Tensor[]")
 def broadcast_tensors(tensors: list[Tensor]) -> list[Tensor]:
     """Views of all tensors expanded to their common broadcast shape."""
-    from ...tensor.kernel_util import broadcast_shapes
+    from ..._tensor.kernel_util import broadcast_shapes
     shape = broadcast_shapes(*(t._a.shape for t in tensors))
     return [expand(t, shape) for t in tensors]
 

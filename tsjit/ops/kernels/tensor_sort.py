@@ -10,8 +10,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...tensor.kernel_util import not_implemented, op, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor.kernel_util import not_implemented, op, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 
 
 def sort_indices(a: np.ndarray, d: int, descending: bool) -> np.ndarray:

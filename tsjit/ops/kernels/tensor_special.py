@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import float_result, not_implemented, op, quiet, to_np, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import float_result, not_implemented, op, quiet, to_np, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_arith import x_times_log, xlogy
 from .tensor_reduce import log_softmax, logsumexp, softmax
 from .tensor_unary import erf_array, erfc_array, logit, round

@@ -5,9 +5,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import op, quiet, to_np, wrap
-from ...tensor.tensor import Tensor, wrap_dim
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import op, quiet, to_np, wrap
+from ..._tensor.tensor import Tensor, wrap_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 

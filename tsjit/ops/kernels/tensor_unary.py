@@ -10,9 +10,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ...tensor import dtypes as D
-from ...tensor.kernel_util import float_result, not_implemented, op, quiet, to_np, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor import dtypes as D
+from ..._tensor.kernel_util import float_result, not_implemented, op, quiet, to_np, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace
 
 _erf_f64 = np.frompyfunc(math.erf, 1, 1)

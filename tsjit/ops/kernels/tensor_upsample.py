@@ -11,8 +11,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap
-from ...tensor.tensor import Tensor
+from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap
+from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 
 

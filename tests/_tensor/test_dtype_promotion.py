@@ -8,7 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
-from tsjit.tensor import Device, dtypes as D, tensor
+from tsjit._tensor import Device, dtypes as D, tensor
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for promotion rules")
 
@@ -37,7 +37,7 @@ def test_codes_names_and_attributes() -> None:
 
 def test_aliases_and_numpy_mapping() -> None:
     import sys
-    mod = sys.modules["tsjit.tensor"]      # `tsjit.tensor` the attribute is the function
+    mod = sys.modules["tsjit._tensor"]      # `tsjit.tensor` the attribute is the function
     assert mod.float is D.float32 and mod.double is D.float64 and mod.long is D.int64
     assert mod.int is D.int32 and mod.half is D.float16 and mod.bool is D.bool_
     for name in REAL:

@@ -1,6 +1,6 @@
 """tsjit's tensor runtime: `Tensor` over numpy, dtypes, devices, creation and the eager API.
 
-    from tsjit.tensor import tensor, float32
+    from tsjit._tensor import tensor, float32
     x = tensor([[1., 2.], [3., 4.]])
     y = (x @ x.t()).sum(1)
 
@@ -65,7 +65,7 @@ def operator_names() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    # `tsjit.tensor.add` etc.: the eager operators, resolved on first use
+    # `tsjit._tensor.add` etc.: the eager operators, resolved on first use
     if name.startswith("__"):
         raise AttributeError(name)
     return getattr(functional, name)

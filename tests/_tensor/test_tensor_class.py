@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tsjit.tensor import Size, Tensor, dtypes as D, from_numpy, tensor, zeros
+from tsjit._tensor import Size, Tensor, dtypes as D, from_numpy, tensor, zeros
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for Tensor semantics")
 SET = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

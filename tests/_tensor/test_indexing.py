@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tsjit.tensor import from_numpy, tensor
+from tsjit._tensor import from_numpy, tensor
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for indexing semantics")
 SET = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

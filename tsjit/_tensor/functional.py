@@ -377,7 +377,7 @@ def __getattr__(name: str) -> Any:
         # kept as a module attribute: later lookups skip this function
         d = globals()[name] = dispatcher(name)
         return d
-    raise AttributeError(f"module 'tsjit.tensor.functional' has no attribute '{name}'")
+    raise AttributeError(f"module 'tsjit._tensor.functional' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:

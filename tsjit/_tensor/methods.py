@@ -2,7 +2,7 @@
 
 Operators call kernels directly (fast path); named methods (`x.sum(1)`, `x.view(2, 3)`)
 go through the schema-binding dispatcher of `functional`, resolved lazily on first
-attribute access so that importing `tsjit.tensor` does not import the kernel modules.
+attribute access so that importing `tsjit._tensor` does not import the kernel modules.
 """
 from __future__ import annotations
 

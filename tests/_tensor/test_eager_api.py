@@ -1,11 +1,11 @@
 """The eager API: tensor() inference, factories, the schema-binding dispatcher behind
-`tsjit.tensor.functional` and Tensor methods, operators, grad mode and random numbers."""
+`tsjit._tensor.functional` and Tensor methods, operators, grad mode and random numbers."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tsjit.tensor import (Size, Tensor, arange, dtypes as D, enable_grad, eye, from_numpy, full,
+from tsjit._tensor import (Size, Tensor, arange, dtypes as D, enable_grad, eye, from_numpy, full,
                           functional as F, is_grad_enabled, linspace, manual_seed, no_grad, ones,
                           rand, randint, randn, set_grad_enabled, tensor, zeros, zeros_like)
 
@@ -165,7 +165,7 @@ def test_grad_mode() -> None:
 
 
 def test_operator_names_cover_histogram_tensor_ops() -> None:
-    from tsjit.tensor import operator_names
+    from tsjit._tensor import operator_names
     names = set(operator_names())
     for n in ("add", "matmul", "conv2d", "softmax", "layer_norm", "index_put_", "zeros",
               "tensor", "upsample_bilinear2d", "lstm", "scaled_dot_product_attention"):
