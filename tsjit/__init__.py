@@ -19,10 +19,19 @@ from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from . import jit, linalg, nn, special
-from .jit import load, save, script
+from .jit import load, script
 from .functional import tensordot, unique
 
 __version__ = "0.1.0"
+
+
+def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
+    """`torch.save(obj, f, pickle_module=None, pickle_protocol=2,
+    _use_new_zipfile_serialization=True)`: a scripted module as a TorchScript archive,
+    anything else as a checkpoint PyTorch's torch.load reads (see
+    `tsjit.serialize.checkpoint_save`)."""
+    from .serialize.checkpoint_save import save as save_value
+    save_value(obj, f, *args, **kwargs)
 
 
 def __getattr__(name: str) -> Any:

@@ -26,6 +26,11 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        seed, tensor, zeros, zeros_like)
 from .printing import set_printoptions
 from . import methods as _methods  # noqa: F401  (installs operators and methods on Tensor)
+from .sparse import SparseTensor, sparse_coo, sparse_csr, to_sparse as _to_sparse, \
+    to_sparse_csr as _to_sparse_csr
+
+Tensor.to_sparse = _to_sparse
+Tensor.to_sparse_csr = _to_sparse_csr
 from . import functional
 
 # PyTorch's dtype aliases. `bool`, `float`, `int` are module attributes only (like
@@ -83,5 +88,5 @@ __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
     "strided", "contiguous_format", "preserve_format", "channels_last", "functional",
-    "operator_names",
+    "operator_names", "SparseTensor", "sparse_coo", "sparse_csr",
 ] + _CREATION

@@ -9,6 +9,8 @@ from .._tensor import Tensor, tensor
 class Parameter(Tensor):
     """A tensor marked as a module parameter (shares the data it is given)."""
 
+    __tsjit_parameter__ = True    # (how layers below nn, such as saving, recognise one)
+
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         if data is None:
             data = tensor([])

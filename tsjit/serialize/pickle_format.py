@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Optional
 
 from tsjit._tensor.dtypes import STORAGE_TYPES, UNTYPED_STORAGE as _UNTYPED_STORAGE
@@ -72,6 +72,7 @@ class Object:
     cls: Global
     state: Any = None
     memo: Optional[bool] = None
+    args: tuple = field(default=(), kw_only=True)   # NEWOBJ's (a namedtuple's fields)
 
 
 @dataclass(eq=False)
@@ -87,6 +88,13 @@ class Reduce:
     func: Global
     args: tuple
     memo: Optional[bool] = None
+    # What Python's pickle writes after a reduction: items SETITEMS adds to the result
+    # (an OrderedDict's), items APPENDS adds, and the state BUILD sets (attributes such as
+    # a state dict's `_metadata`). Empty / None: nothing. (Keyword-only: a call with
+    # more positional arguments stays a TypeError.)
+    dictitems: Optional[list] = field(default=None, kw_only=True)
+    listitems: Optional[list] = field(default=None, kw_only=True)
+    state: Any = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)

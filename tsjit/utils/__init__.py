@@ -1,0 +1,1 @@
+"""tsjit.utils: helpers named as PyTorch's `torch.utils` ones."""

@@ -1,0 +1,4 @@
+"""`tsjit.utils.serialization.config`: the options of checkpoint saving and loading."""
+from . import config
+
+__all__ = ["config"]
