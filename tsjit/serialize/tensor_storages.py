@@ -78,8 +78,11 @@ class StorageTable:
             root = a = np.ascontiguousarray(a).copy() if a.dtype.isnative else \
                 a.astype(a.dtype.newbyteorder("="), order="C")
             offset = 0
-        # (numpy gives empty copies zero strides: an empty tensor keeps the ones it had)
         stride = tuple(int(s) // itemsize for s in (a.strides if a.size else t._a.strides))
+        if not a.size and not any(stride):
+            # numpy makes empty arrays' strides zero; PyTorch's empty tensors have
+            # contiguous ones
+            stride = _contiguous_strides(size)
         storage = self._storage(root, dt)
         pid = storage.pid if self.torchscript else _persistent_id(storage, self.legacy)
         args: tuple = (pid, offset // itemsize, size, stride, bool(t.requires_grad),
@@ -116,13 +119,21 @@ def _storage_root(a: np.ndarray) -> tuple[Optional[np.ndarray], int]:
     start = root.__array_interface__["data"][0]
     lo = a.__array_interface__["data"][0] - start
     if a.size == 0:
-        return (root, 0) if root is a else (None, 0)
+        return (root, lo) if 0 <= lo <= root.nbytes and not lo % a.itemsize else (None, 0)
     if lo < 0 or lo % a.itemsize or any(s < 0 for s in a.strides):
         return None, 0        # (PyTorch has no negative strides)
     # the highest byte `a` touches must lie inside the root
     if lo + sum(s * (n - 1) for s, n in zip(a.strides, a.shape)) + a.itemsize > root.nbytes:
         return None, 0
     return root, lo
+
+
+def _contiguous_strides(size: tuple) -> tuple:
+    out, acc = [], 1
+    for n in reversed(size):
+        out.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(out))
 
 
 def _bytes_of(root: np.ndarray) -> memoryview:
