@@ -6,12 +6,13 @@ attribute access so that importing `tsjit._tensor` does not import the kernel mo
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import numpy as np
 
 from . import dtypes as D
-from .tensor import K, Tensor
+from .tensor import Tensor
 
 _NUMBER = (bool, int, float, complex)
 
@@ -27,80 +28,99 @@ def _other(x: Any) -> Any:
     return NotImplemented
 
 
-def _binary(kernel: Callable[[], Callable], reflected: bool = False) -> Callable:
+@functools.cache
+def _kernel(qualified: str, nargs: int) -> Callable:
+    """The kernel of operator `qualified` called with its first `nargs` arguments, the
+    others taking their schema defaults."""
+    from ..ops.registry import find
+    o = find(qualified)
+    rest = o.schema.arguments[nargs:]
+    if any(not a.has_default for a in rest):
+        raise TypeError(f"{qualified} needs more than {nargs} arguments")
+    if not rest:
+        return o.kernel
+    defaults = tuple(a.default for a in rest)
+    kernel = o.kernel
+    return lambda *args: kernel(*args, *defaults)
+
+
+def _binary(qualified: str, reflected: bool = False) -> Callable:
+    k: Any = None          # the kernel, found by schema name on the first call
+
     def method(self: Tensor, other: Any) -> Any:
+        nonlocal k
         o = _other(other)
         if o is NotImplemented:
             return NotImplemented
-        return kernel()(o, self) if reflected else kernel()(self, o)
+        if k is None:
+            k = _kernel(qualified, 2)
+        return k(o, self) if reflected else k(self, o)
     return method
 
 
+def _unary(qualified: str) -> Callable:
+    return lambda self: _kernel(qualified, 1)(self)
+
+
+# Python operator -> (operator, reflected). The kernels take Tensors and Python numbers
+# for the other operand alike, so one overload names each (PyTorch binds `x + 2` to
+# aten::add.Tensor too, with 2 wrapped as a tensor).
+BINARY: dict[str, tuple[str, bool]] = {
+    "__add__": ("aten::add.Tensor", False), "__radd__": ("aten::add.Tensor", False),
+    "__sub__": ("aten::sub.Tensor", False), "__rsub__": ("aten::sub.Tensor", True),
+    "__mul__": ("aten::mul.Tensor", False), "__rmul__": ("aten::mul.Tensor", False),
+    "__truediv__": ("aten::div.Tensor", False), "__rtruediv__": ("aten::div.Tensor", True),
+    "__floordiv__": ("aten::floor_divide", False),
+    "__rfloordiv__": ("aten::floor_divide", True),
+    "__mod__": ("aten::remainder.Tensor", False), "__rmod__": ("aten::remainder.Tensor", True),
+    "__pow__": ("aten::pow.Tensor_Tensor", False), "__rpow__": ("aten::pow.Tensor_Tensor", True),
+    "__matmul__": ("aten::matmul", False), "__rmatmul__": ("aten::matmul", True),
+    "__and__": ("aten::bitwise_and.Tensor", False), "__rand__": ("aten::bitwise_and.Tensor", True),
+    "__or__": ("aten::bitwise_or.Tensor", False), "__ror__": ("aten::bitwise_or.Tensor", True),
+    "__xor__": ("aten::bitwise_xor.Tensor", False), "__rxor__": ("aten::bitwise_xor.Tensor", True),
+    "__lshift__": ("aten::__lshift__.Tensor", False),
+    "__rlshift__": ("aten::__lshift__.Tensor", True),
+    "__rshift__": ("aten::__rshift__.Tensor", False),
+    "__rrshift__": ("aten::__rshift__.Tensor", True),
+    "__eq__": ("aten::eq.Tensor", False), "__ne__": ("aten::ne.Tensor", False),
+    "__lt__": ("aten::lt.Tensor", False), "__le__": ("aten::le.Tensor", False),
+    "__gt__": ("aten::gt.Tensor", False), "__ge__": ("aten::ge.Tensor", False),
+    "__iadd__": ("aten::add_.Tensor", False), "__isub__": ("aten::sub_.Tensor", False),
+    "__imul__": ("aten::mul_.Tensor", False), "__itruediv__": ("aten::div_.Tensor", False),
+    "__ifloordiv__": ("aten::floor_divide_.Tensor", False),
+    "__imod__": ("aten::remainder_.Tensor", False), "__ipow__": ("aten::pow_.Tensor", False),
+    "__iand__": ("aten::bitwise_and_.Tensor", False),
+    "__ior__": ("aten::bitwise_or_.Tensor", False),
+    "__ixor__": ("aten::bitwise_xor_.Tensor", False),
+    "__ilshift__": ("aten::__ilshift__.Tensor", False),
+    "__irshift__": ("aten::__irshift__.Tensor", False),
+}
+UNARY: dict[str, str] = {"__neg__": "aten::neg", "__pos__": "aten::positive",
+                         "__abs__": "aten::abs", "__invert__": "aten::bitwise_not"}
+
+
 def _install() -> None:
-    a = lambda: K.arith  # noqa: E731  (modules resolved at call time)
-    c = lambda: K.compare  # noqa: E731
-    ops: dict[str, Callable] = {
-        "__add__": _binary(lambda: a().add),
-        "__radd__": _binary(lambda: a().add),
-        "__sub__": _binary(lambda: a().sub),
-        "__rsub__": _binary(lambda: a().sub, True),
-        "__mul__": _binary(lambda: a().mul),
-        "__rmul__": _binary(lambda: a().mul),
-        "__truediv__": _binary(lambda: a().div),
-        "__rtruediv__": _binary(lambda: a().div, True),
-        "__floordiv__": _binary(lambda: a().floor_divide),
-        "__rfloordiv__": _binary(lambda: a().floor_divide, True),
-        "__mod__": _binary(lambda: a().remainder),
-        "__rmod__": _binary(lambda: a().remainder, True),
-        "__pow__": _binary(lambda: a().pow),
-        "__rpow__": _binary(lambda: a().pow, True),
-        "__matmul__": _binary(lambda: K.linalg.matmul),
-        "__rmatmul__": _binary(lambda: K.linalg.matmul, True),
-        "__and__": _binary(lambda: c().bitwise_and),
-        "__rand__": _binary(lambda: c().bitwise_and, True),
-        "__or__": _binary(lambda: c().bitwise_or),
-        "__ror__": _binary(lambda: c().bitwise_or, True),
-        "__xor__": _binary(lambda: c().bitwise_xor),
-        "__rxor__": _binary(lambda: c().bitwise_xor, True),
-        "__lshift__": _binary(lambda: c().bitwise_left_shift),
-        "__rlshift__": _binary(lambda: c().bitwise_left_shift, True),
-        "__rshift__": _binary(lambda: c().bitwise_right_shift),
-        "__rrshift__": _binary(lambda: c().bitwise_right_shift, True),
-        "__eq__": _binary(lambda: c().eq),
-        "__ne__": _binary(lambda: c().ne),
-        "__lt__": _binary(lambda: c().lt),
-        "__le__": _binary(lambda: c().le),
-        "__gt__": _binary(lambda: c().gt),
-        "__ge__": _binary(lambda: c().ge),
-        "__iadd__": _binary(lambda: a().add_),
-        "__isub__": _binary(lambda: a().sub_),
-        "__imul__": _binary(lambda: a().mul_),
-        "__itruediv__": _binary(lambda: a().div_),
-        "__ifloordiv__": _binary(lambda: a().floor_divide_),
-        "__imod__": _binary(lambda: a().remainder_),
-        "__ipow__": _binary(lambda: a().pow_),
-        "__iand__": _binary(lambda: c().bitwise_and_),
-        "__ior__": _binary(lambda: c().bitwise_or_),
-        "__ixor__": _binary(lambda: c().bitwise_xor_),
-        "__ilshift__": _binary(lambda: c().ilshift),
-        "__irshift__": _binary(lambda: c().irshift),
-    }
-    for name, fn in ops.items():
+    for name, (qualified, reflected) in BINARY.items():
+        fn = _binary(qualified, reflected)
         fn.__name__ = name
         setattr(Tensor, name, fn)
-    Tensor.__neg__ = lambda self: K.arith.neg(self)          # type: ignore[assignment]
-    Tensor.__pos__ = lambda self: K.unary.positive(self)     # type: ignore[assignment]
-    Tensor.__abs__ = lambda self: K.arith.abs(self)          # type: ignore[assignment]
-    Tensor.__invert__ = lambda self: K.compare.bitwise_not(self)  # type: ignore[assignment]
+    for name, qualified in UNARY.items():
+        fn = _unary(qualified)
+        fn.__name__ = name
+        setattr(Tensor, name, fn)
 
 
 _install()
 
 
 # --- dtype conversion shorthands ---------------------------------------------------------
+def _to_dtype() -> Callable:
+    return _kernel("aten::to.dtype", 2)
+
+
 def _caster(dt: D.dtype) -> Callable:
     def method(self: Tensor, memory_format: Any = None) -> Tensor:
-        return K.convert.to_dtype(self, dt, False, False, None)
+        return _to_dtype()(self, dt)
     method.__doc__ = f"self converted to {dt} (self when it already is)."
     return method
 
@@ -121,7 +141,7 @@ def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype not in names:
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = names[dtype]
-    return K.convert.to_dtype(self, D.as_dtype(dtype), False, False, None)
+    return _to_dtype()(self, D.as_dtype(dtype))
 
 
 Tensor.type = _type  # type: ignore[attr-defined]

@@ -9,7 +9,6 @@ implementation.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Iterator, Optional
 
 import numpy as np
@@ -48,19 +47,6 @@ class Size(tuple):
 
     def __reduce__(self) -> Any:
         return (Size, (tuple(self),))
-
-
-class _Kernels:
-    """Lazy access to the kernel modules (`K.arith.add`); imported on first use because
-    the kernel modules themselves import this package."""
-
-    def __getattr__(self, theme: str) -> Any:
-        mod = importlib.import_module(f"tsjit.ops.kernels.tensor_{theme}")
-        setattr(self, theme, mod)
-        return mod
-
-
-K = _Kernels()
 
 
 # For `Tensor._wrap`, which makes every result: numpy's module has a __getattr__, so

@@ -10,7 +10,8 @@ from ..._tensor import dtypes as D
 from ..._tensor import grad_mode
 from ..._tensor.creation import manual_seed as _manual_seed
 from ..._tensor.device import CPU, Device, as_device
-from ..._tensor.kernel_util import op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
