@@ -14,7 +14,7 @@ import test_tensor_oracle as O  # noqa: E402
 
 
 def test_every_tensor_operator_is_exercised() -> None:
-    from tsjit._tensor import functional as F
+    from tsjit.ops import eager as F
     from tsjit.ops.registry import all_operators
     # the tensor kernels' overloads (the list and dict builtins specialised for tensors,
     # also eager, are the list and dict tests' to exercise)

@@ -4,7 +4,7 @@ A tensor owns nothing but `_a`, an ndarray. View operations return tensors over 
 views of the same memory, so writes through a view reach the base (`x[0] = 1`,
 `x.t().add_(1)`). Results are always ndarrays, never numpy scalars: zero-dim values are
 0-d arrays. Operators and most methods call the kernels in `tsjit/ops/kernels/tensor_*`
-(attached by `tsjit._tensor.methods`), so eager code and compiled code share one
+(attached by `tsjit.ops.tensor_methods`), so eager code and compiled code share one
 implementation.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The eager API: `tsjit.add(x, y)`, `tsjit.sum(x, 1, keepdim=True)`, `x.view(2, 3)` ...
 
-Every tensor operator registered by `tsjit/ops/kernels/tensor_*.py` is callable here by
-its PyTorch name. A call is bound to the first overload whose schema accepts the
+Every registered aten overload that mentions a Tensor (`is_eager`) is callable here by
+its PyTorch name, whichever kernel module registered it. A call is bound to the first overload whose schema accepts the
 arguments (positional and keyword, defaults filled, Python-style conveniences applied:
 `zeros(2, 3)` packs sizes into `int[]`, a single int fills `int[2]`, strings become
 devices), then the kernel runs with one positional argument per schema argument.
@@ -15,10 +15,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes as D
-from .device import Device
+from .._tensor import dtypes as D
+from .._tensor.device import Device
+from .._tensor.tensor import Tensor
 from ..ir import types as T
-from .tensor import Tensor
+from .registry import all_operators
 
 _loaded = False
 # name ("add") -> [(FunctionSchema, binding plan, kernel)]
@@ -30,7 +31,6 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    from ..ops.registry import all_operators
     for o in all_operators():
         if is_eager(o.schema):
             _table.setdefault(o.schema.base_name, []).append((o.schema, _Plan(o.schema), o.kernel))
@@ -343,7 +343,7 @@ def operator_names() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    # `functional.add` etc.: any registered tensor operator
+    # `eager.add` etc.: any eager operator
     if name.startswith("__"):
         raise AttributeError(name)
     _load()
@@ -351,7 +351,7 @@ def __getattr__(name: str) -> Any:
         # kept as a module attribute: later lookups skip this function
         d = globals()[name] = dispatcher(name)
         return d
-    raise AttributeError(f"module 'tsjit._tensor.functional' has no attribute '{name}'")
+    raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:

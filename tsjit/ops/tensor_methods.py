@@ -1,8 +1,10 @@
-"""Python operators and named methods of `Tensor`, delegating to the tensor kernels.
+"""Python operators and named methods of `Tensor`, installed on the class from above.
 
-Operators call kernels directly (fast path); named methods (`x.sum(1)`, `x.view(2, 3)`)
-go through the schema-binding dispatcher of `functional`, resolved lazily on first
-attribute access so that importing `tsjit._tensor` does not import the kernel modules.
+`tsjit._tensor` defines `Tensor` and knows no kernel; this module (imported by `tsjit.ops`)
+gives it its operators and methods. Operators call the kernel of one overload named by
+schema (`x + y` is aten::add.Tensor), found on first use; named methods (`x.sum(1)`,
+`x.view(2, 3)`) go through the schema-binding dispatcher of `eager`, resolved on first
+attribute access. Neither imports a kernel module before it is used.
 """
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes as D
-from .tensor import Tensor
+from .._tensor import dtypes as D
+from .._tensor.tensor import Tensor
+from . import eager
+from .registry import find
 
 _NUMBER = (bool, int, float, complex)
 
@@ -32,7 +36,6 @@ def _other(x: Any) -> Any:
 def _kernel(qualified: str, nargs: int) -> Callable:
     """The kernel of operator `qualified` called with its first `nargs` arguments, the
     others taking their schema defaults."""
-    from ..ops.registry import find
     o = find(qualified)
     rest = o.schema.arguments[nargs:]
     if any(not a.has_default for a in rest):
@@ -151,9 +154,8 @@ def _getattr(self: Tensor, name: str) -> Any:
     # Named methods resolve to operator dispatchers on first use, then stick on the class.
     if name.startswith("_"):
         raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-    from . import functional as F
-    if F.first_arg_is_self(name):
-        d = F.dispatcher(name)
+    if eager.first_arg_is_self(name):
+        d = eager.dispatcher(name)
         setattr(Tensor, name, d)
         return d.__get__(self, Tensor)
     raise AttributeError(f"'Tensor' object has no attribute '{name}'")
