@@ -25,8 +25,9 @@ from ..ir import types as T
 from ..ir.cloning import copy_graph
 from ..ir.diagnostics import TsjitError
 from ..ir.graph import Node, Value
-from ..ir.passes import CLEANUP, constant_propagation, inlining, run_pipeline, run_to_fixed_point
 from ..ir.node_kinds import prim
+from ..ir.passes import CLEANUP, constant_propagation, inlining, run_pipeline, run_to_fixed_point
+from ..ir.verifier import lint, verify_enabled
 from ..ops import registry
 from .._tensor import Tensor, from_numpy
 from .script_module import ScriptModule
@@ -71,6 +72,8 @@ def freeze(mod: Any, preserved_attrs: Optional[Sequence[str]] = None,
         self_arg = dataclasses.replace(old.arguments[0], type=frozen_t)
         fn.schema = dataclasses.replace(old, arguments=(self_arg,) + old.arguments[1:])
         frozen_t.methods[name] = fn
+        if verify_enabled():
+            lint(g)     # `self` is of the frozen class now
     return ScriptModule(Object(frozen_t, [obj.getattr(n) for n in kept]))
 
 

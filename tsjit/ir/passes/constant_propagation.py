@@ -6,15 +6,15 @@ from typing import Any, Callable, Optional
 
 from ..graph import Graph, Node
 from .. import types as T
-from ..node_kinds import prim
+from ..node_kinds import EFFECTFUL_OPERATORS, prim
 
 _PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
 # Side effects or run-time state: never folded.
-_NEVER = {"aten::warn", "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint",
-          "aten::is_grad_enabled", "aten::is_autocast_enabled", "aten::__range_length",
-          "aten::__derive_index",
-          # PyTorch leaves string formatting to run time: archives keep the call.
-          "aten::format"}
+_NEVER = EFFECTFUL_OPERATORS | {
+    "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint", "aten::is_grad_enabled",
+    "aten::is_autocast_enabled", "aten::__range_length", "aten::__derive_index",
+    # PyTorch leaves string formatting to run time: archives keep the call.
+    "aten::format"}
 
 
 def _plain(t: T.Type) -> bool:
