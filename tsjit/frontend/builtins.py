@@ -10,6 +10,7 @@ from typing import Any, Optional
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
+from .iteration import EnumerateValue, ZipValue
 from .schema_matching import NamedValue
 from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue,
                       SpecialForm, SugaredValue)
@@ -20,7 +21,6 @@ class IterableForm(SpecialForm):
     (`range(n)`, `zip(...)`, `enumerate(...)`), so they are compiled sugared."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
-        from .iteration import EnumerateValue, ZipValue
         for a in e.args:
             if isinstance(a, ast.Starred):
                 raise CompileError("starred arguments are not supported", a.range)
@@ -49,7 +49,6 @@ class ListForm(SpecialForm):
     no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
-        from .iteration import EnumerateValue, ZipValue
         if len(e.args) != 1 or e.keywords or isinstance(e.args[0], ast.Starred):
             raise CompileError("list() takes exactly one positional argument", e.range)
         sv = _iterable(c, e.args[0])
@@ -63,7 +62,6 @@ class ListForm(SpecialForm):
 
 
 def _iterable(c: Any, e: ast.Expr) -> SugaredValue:
-    from .iteration import EnumerateValue, ZipValue
     sv = c.emit_sugared(e)
     if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
         return sv
@@ -85,7 +83,7 @@ class TypeArgForm(SpecialForm):
         if len(e.args) != 2:
             raise CompileError(f"{self.name}() takes a type and a value", e.range)
         value_expr = e.args[1]
-        if self.name == "annotate" and _is_tolist_call(value_expr):
+        if self.name == "annotate" and is_tolist_call(value_expr):
             return SimpleValue(emit_tolist(c, value_expr, t, e.range))
         v = c.emit_expr(value_expr, t)
         if self.name == "annotate":
@@ -103,7 +101,7 @@ class TypeArgForm(SpecialForm):
         return SimpleValue(c.insert("prim::unchecked_cast", [v], [t], e.range).output())
 
 
-def _is_tolist_call(e: ast.Expr) -> bool:
+def is_tolist_call(e: ast.Expr) -> bool:
     return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
         e.func.attr == "tolist" and not e.args and not e.keywords
 

@@ -18,8 +18,13 @@ from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .annotations import broadcast_size
+from .constants import eval_constant
 from .emitter import Emitter
 from .environment import Environment, Undefined, assigned_names, meaningful_name
+from .indexing import emit_tensor_getitem, emit_tensor_setitem, is_advanced
+from .iteration import iteration, module_items
+from .operators import BINARY_OPS
+from .parser import parse_expr
 from .refinement import refinements
 from .schema_matching import NamedValue
 from .sugared import SimpleValue, SugaredValue
@@ -130,11 +135,9 @@ class FunctionCompiler(Emitter):
 
     def constant_default(self, e: ast.Expr, t: T.Type) -> Any:
         """A parameter default must be a constant expression."""
-        from .constants import eval_constant
         return eval_constant(e, t)
 
     def parse_type_comment(self, text: str, rng: SourceRange) -> tuple[list[T.Type], T.Type]:
-        from .parser import parse_expr
         if "->" not in text:
             raise CompileError("a type comment must look like '(int, float) -> str'", rng)
         params, ret = text.split("->", 1)
@@ -183,7 +186,6 @@ class FunctionCompiler(Emitter):
     def stmt_Assign(self, s: ast.Assign) -> None:
         hint = None
         if s.type_comment:
-            from .parser import parse_expr
             hint = self.type_from_expr(parse_expr(s.type_comment, s.range.source.filename))
         if len(s.targets) == 1 and isinstance(s.targets[0], (ast.TupleLit, ast.ListLit)) \
                 and isinstance(s.value, (ast.TupleLit, ast.ListLit)) \
@@ -250,7 +252,6 @@ class FunctionCompiler(Emitter):
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
             if container.type == T.TensorType:
-                from .indexing import emit_tensor_getitem, emit_tensor_setitem, is_advanced
                 view = emit_tensor_getitem(self, container, target.index, target.range)
                 new = self.emit_augmented(view, s.op, s.value, s.range)
                 if is_advanced(view):
@@ -314,7 +315,6 @@ class FunctionCompiler(Emitter):
                  rng: SourceRange, scoped: bool = False) -> None:
         """A for loop over `iterable`; `scoped`: the loop's names do not outlive it
         (comprehensions)."""
-        from .iteration import iteration, module_items
         items = module_items(self, iterable, rng)
         if items is not None:
             # Iterating a ModuleList / Sequential / ModuleDict unrolls the loop.
@@ -584,7 +584,6 @@ class FunctionCompiler(Emitter):
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
             if container.type == T.TensorType:
-                from .indexing import emit_tensor_setitem
                 emit_tensor_setitem(self, container, target.index, value, rng)
                 return
             index = self.emit_expr(target.index)
@@ -616,14 +615,6 @@ class FunctionCompiler(Emitter):
         if isinstance(sv, Undefined):
             raise CompileError(sv.reason, rng)
         return sv
-
-
-BINARY_OPS = {
-    "+": "aten::add", "-": "aten::sub", "*": "aten::mul", "/": "aten::div",
-    "//": "aten::floordiv", "%": "aten::remainder", "**": "aten::pow", "@": "aten::matmul",
-    "&": "aten::__and__", "|": "aten::__or__", "^": "aten::__xor__",
-    "<<": "aten::__lshift__", ">>": "aten::__rshift__",
-}
 
 
 def _kernel_for(n: Any) -> Any:

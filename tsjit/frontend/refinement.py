@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from ..ir import types as T
 from . import ast
+from .sugared import SimpleValue
 
 Refinements = dict[str, T.Type]
 
@@ -77,7 +78,6 @@ def refinements(c: Any, e: ast.Expr) -> tuple[Refinements, Refinements]:
 
 
 def _var_type(c: Any, name: str) -> Optional[T.Type]:
-    from .sugared import SimpleValue
     sv = c.env.lookup(name)
     if not isinstance(sv, SimpleValue):
         return None

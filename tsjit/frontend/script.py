@@ -11,6 +11,7 @@ import builtins as py_builtins
 import enum
 import inspect
 import math
+import sys
 import types as pytypes
 import typing
 import warnings
@@ -20,13 +21,14 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
+from ..ir.schema import Argument, FunctionSchema
 from ..ops import registry
 from .._tensor import Device, Tensor
 from . import ast
 from .builtins import lookup_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .parser import parse_def
+from .python_source import parse_python_def
 from .resolver import PythonCall, PythonModuleValue, PythonResolver
 from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
                       SimpleValue, SugaredValue)
@@ -145,7 +147,6 @@ class ScriptCompiler:
 
     def script_interface(self, cls: type) -> T.InterfaceType:
         """An interface: the schemas of the methods the class declares."""
-        from ..ir.schema import Argument, FunctionSchema
         t = T.InterfaceType(self.cu.unique_name(qualified_name(cls)),
                             is_module=bool(getattr(cls, "__tsjit_module__", False)))
         self.cu.register_type(t)
@@ -164,7 +165,6 @@ class ScriptCompiler:
     def python_schema(self, pyfn: Any, owner: Optional[T.ClassType] = None) -> Any:
         """The schema of a Python function left to Python (@ignore), from its annotations
         (unannotated parameters are Tensors, a missing return annotation is None)."""
-        from ..ir.schema import Argument, FunctionSchema
         d = parse_python_def(pyfn)
         resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
         comp = FunctionCompiler(self.cu, resolver, Function(pyfn.__qualname__), d, owner)
@@ -442,7 +442,6 @@ def _evaluate_annotation(ann: Any, owner: type) -> Any:
     written; left as a string when that fails (it then carries no type)."""
     if not isinstance(ann, str):
         return ann
-    import sys
     module = sys.modules.get(owner.__module__)
     try:
         return eval(ann, dict(vars(module)) if module else {}, dict(vars(owner)))  # noqa: S307
@@ -481,17 +480,6 @@ def closure_vars(fn: Any) -> dict:
         except ValueError:
             pass
     return out
-
-
-def parse_python_def(pyfn: Any) -> ast.Def:
-    """The AST of a Python function, with ranges pointing into its file."""
-    try:
-        lines, start = inspect.getsourcelines(pyfn)
-        filename = inspect.getsourcefile(pyfn) or "<unknown>"
-    except (OSError, TypeError) as err:
-        raise CompileError(f"cannot get the source of {getattr(pyfn, '__qualname__', pyfn)}: {err}. "
-                           "Scripted functions must be defined in a file") from None
-    return parse_def("".join(lines), filename, start)
 
 
 __all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type"]
