@@ -12,7 +12,7 @@ from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .iteration import EnumerateValue, ZipValue
 from .schema_matching import NamedValue
-from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue,
+from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue, SliceValue,
                       SpecialForm, SugaredValue)
 
 
@@ -166,6 +166,19 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
         c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
+    if name == "slice":
+        if kwargs:
+            raise CompileError("Slice does not accept any keyword arguments", rng)
+        if not 1 <= len(args) <= 3:
+            raise CompileError("slice() takes 1 to 3 arguments", rng)
+        vals = [a.value for a in args]
+        for a in args:
+            if a.value.type not in (T.IntType, T.NoneType) and \
+                    a.value.type != T.OptionalType(T.IntType):
+                raise CompileError(f"slice() arguments must be int or None, not "
+                                   f"{a.value.type.annotation_str()}", a.range or rng)
+        start, stop, step = ([None] + vals + [None])[:3] if len(vals) == 1 else (vals + [None])[:3]
+        return SliceValue(start, stop, step)
     if name == "print":
         c.insert("prim::Print", [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
@@ -214,6 +227,7 @@ def builtin_names() -> dict[str, SugaredValue]:
     """The names every scope sees unless shadowed."""
     table: dict[str, SugaredValue] = {
         "range": SpecialForm("range"), "print": SpecialForm("print"),
+        "slice": SpecialForm("slice"),
         "int": SpecialForm("int", T.IntType), "float": SpecialForm("float", T.FloatType),
         "bool": SpecialForm("bool", T.BoolType), "str": SpecialForm("str", T.StrType),
         "complex": SpecialForm("complex", T.ComplexType),
@@ -234,6 +248,31 @@ def builtin_names() -> dict[str, SugaredValue]:
         "ops": NamespaceValue("ops"),
     }
     return table
+
+
+class ConstantFunction(SugaredValue):
+    """A function whose call is a constant in scripted code (`torch.jit.is_tracing()`)."""
+
+    kind = "a builtin function"
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def call(self, c: Any, rng: SourceRange, args: list[NamedValue],
+             kwargs: dict[str, NamedValue]) -> SugaredValue:
+        if args or kwargs:
+            raise CompileError("this function takes no arguments", rng)
+        return SimpleValue(c.emit_constant(self.value, rng))
+
+
+def python_builtin(name: str) -> SugaredValue:
+    """What a Python function marked `__tsjit_builtin__ = name` (tsjit.jit.annotate,
+    tsjit.jit.isinstance, tsjit.jit.is_tracing, ...) means in scripted code."""
+    if name == "is_tracing":
+        return ConstantFunction(False)
+    found = lookup_builtin(name)
+    assert found is not None, name
+    return found
 
 
 def lookup_builtin(name: str) -> Optional[SugaredValue]:

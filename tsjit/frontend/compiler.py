@@ -27,7 +27,7 @@ from .operators import BINARY_OPS
 from .parser import parse_expr
 from .refinement import refinements
 from .schema_matching import NamedValue
-from .sugared import SimpleValue, SugaredValue
+from .sugared import SimpleValue, SliceValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 # Variables the compiler introduces for a return inside a loop ("$" keeps them apart
@@ -196,7 +196,16 @@ class FunctionCompiler(Emitter):
                 # As in PyTorch (a tuple built and unpacked), the values keep their names.
                 self.assign_to(t, v, s.range, name_value=False)
             return
-        value = self.emit_expr(s.value, hint)
+        if hint is None and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and \
+                isinstance(s.value, ast.Call):
+            sv = self.emit_sugared(s.value)
+            if isinstance(sv, SliceValue):
+                # `a = slice(1)`: the variable names the slice, as in PyTorch; it is no value.
+                self.env.assign(s.targets[0].id, sv)
+                return
+            value = sv.as_value(self, s.value.range)
+        else:
+            value = self.emit_expr(s.value, hint)
         if hint is not None:
             value = self.check_declared(value, hint, s.value.range)
         # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
@@ -370,6 +379,9 @@ class FunctionCompiler(Emitter):
                 self.env.assign(t.id, Undefined(f"'{t.id}' was deleted"))
             elif isinstance(t, ast.Subscript):
                 container = self.emit_expr(t.value)
+                if isinstance(t.index, ast.Slice):
+                    raise CompileError("del statements only support deletion at a single index, "
+                                       "slicing is not supported", t.range)
                 key = self.emit_expr(t.index)
                 self.emit_builtin("aten::Delete", [NamedValue(container), NamedValue(key)], {}, t.range)
             else:

@@ -12,7 +12,7 @@ from . import ast
 from .annotations import type_from_expr
 from .builtins import call_special, emit_tolist, is_tolist_call
 from .environment import Environment
-from .indexing import emit_tensor_getitem
+from .indexing import emit_slice, emit_tensor_getitem, slice_parts
 from .iteration import ModuleDictView
 from .operators import BINARY_OPS, COMPARE_OPS, MAGIC_METHODS, SPECIAL_OPS, UNARY_OPS
 from .refinement import refinements
@@ -450,9 +450,20 @@ class Emitter:
         if isinstance(base, SimpleValue) and isinstance(base.value.type, T.ClassType) and \
                 base.value.type.is_module and "__getitem__" not in base.value.type.methods:
             # `self.layers[0]`, `self.blocks["a"]`: a constant index picks the submodule.
-            key = self.constant_of(self.emit_expr(e.index))
             names = [a.name for a in base.value.type.attributes
                      if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module]
+            parts = slice_parts(self, e.index)
+            if parts is not None:
+                # `self.layers[1:3]`: the picked submodules, as a tuple (PyTorch's sliced
+                # ModuleList becomes one where a value is needed).
+                bounds = [None if p is None else self.constant_of(p) for p in parts]
+                if any(b is ... for b in bounds):
+                    raise CompileError("module containers can only be sliced by constants",
+                                       e.index.range)
+                picked = [base.attr(self, e.range, n).as_value(self, e.range)
+                          for n in names[slice(*bounds)]]
+                return SimpleValue(self.emit_tuple(picked, e.range))
+            key = self.constant_of(self.emit_expr(e.index))
             if isinstance(key, int) and not isinstance(key, bool) and -len(names) <= key < len(names):
                 key = names[key]
             if not isinstance(key, str) or key not in names:
@@ -461,23 +472,13 @@ class Emitter:
             return base.attr(self, e.range, key)
         if isinstance(base, SimpleValue) and base.value.type == T.TensorType:
             return SimpleValue(emit_tensor_getitem(self, base.value, e.index, e.range))
-        if isinstance(e.index, ast.Slice):
+        parts = slice_parts(self, e.index)
+        if parts is not None:
             v = base.as_value(self, e.value.range)
-            return SimpleValue(self.emit_slice(v, e.index, e.range))
+            return SimpleValue(emit_slice(self, v, parts, e.range))
         if isinstance(base, SimpleValue):
             return base.getitem(self, e.range, self.emit_expr(e.index))
         return base.getitem(self, e.range, e.index)
-
-    def emit_slice(self, v: Value, s: ast.Slice, rng: SourceRange) -> Value:
-        def part(x: Optional[ast.Expr]) -> Value:
-            return self.emit_constant(None, rng) if x is None else self.emit_expr(x)
-        args = [NamedValue(v), NamedValue(part(s.lower)), NamedValue(part(s.upper))]
-        step = self.emit_constant(1, rng) if s.step is None else self.emit_expr(s.step)
-        if v.type == T.TensorType:
-            zero = self.emit_constant(0, rng)
-            return self.emit_builtin("aten::slice", [args[0], NamedValue(zero)] + args[1:] +
-                                     [NamedValue(step)], {}, rng)
-        return self.emit_builtin("aten::slice", args + [NamedValue(step)], {}, rng)
 
     def emit_subscript(self, container: Value, index: Value, rng: SourceRange) -> Value:
         t = container.type

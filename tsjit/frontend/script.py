@@ -25,7 +25,7 @@ from ..ir.schema import Argument, FunctionSchema
 from ..ops import registry
 from .._tensor import Device, Tensor
 from . import ast
-from .builtins import lookup_builtin
+from .builtins import lookup_builtin, python_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
 from .python_source import parse_python_def
@@ -57,6 +57,16 @@ def qualified_name(obj: Any) -> str:
     return f"__torch__.{module}.{name}"
 
 
+# Types made from Python classes -> the class, process-wide (as PyTorch's script class
+# registry): results of scripted calls become the Python Enum member or NamedTuple again.
+_PYTHON_CLASSES: dict[T.Type, type] = {}
+
+
+def python_class(t: T.Type) -> Optional[type]:
+    """The Python class a NamedTuple, enum or class type was scripted from, if any."""
+    return _PYTHON_CLASSES.get(t)
+
+
 @dataclass
 class ModuleTypeInfo:
     """A scripted module's class type plus where each attribute's value comes from."""
@@ -77,6 +87,10 @@ class ScriptCompiler:
         self.ignored_methods: dict[tuple[int, str], Any] = {}
         self.function_attributes: dict[tuple[int, str], Any] = {}
 
+    def _remember(self, cls: type, t: T.Type) -> None:
+        self.classes[cls] = t
+        _PYTHON_CLASSES[t] = cls
+
     # --- Python objects seen from scripted code ------------------------------------
     def python_value(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
         """What a Python object means inside TorchScript."""
@@ -85,6 +99,9 @@ class ScriptCompiler:
         op = getattr(obj, "__tsjit_op__", None)
         if op is not None:
             return BuiltinFunction(op)
+        builtin = getattr(obj, "__tsjit_builtin__", None)
+        if isinstance(builtin, str):
+            return python_builtin(builtin)
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
         if isinstance(obj, enum.Enum):
@@ -150,7 +167,7 @@ class ScriptCompiler:
         t = T.InterfaceType(self.cu.unique_name(qualified_name(cls)),
                             is_module=bool(getattr(cls, "__tsjit_module__", False)))
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         for name, member in vars(cls).items():
             if not inspect.isfunction(member):
                 continue
@@ -183,7 +200,7 @@ class ScriptCompiler:
         defaults = tuple(getattr(cls, "_field_defaults", {}).get(n, ...) for n in names)
         t = T.TupleType(tuple(types), names, self.cu.unique_name(qualified_name(cls)), defaults)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         return t
 
     def script_enum(self, cls: type) -> T.EnumType:
@@ -198,7 +215,7 @@ class ScriptCompiler:
                                "all str")
         t = T.EnumType(self.cu.unique_name(qualified_name(cls)), vt, members)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         return t
 
     # --- functions ----------------------------------------------------------------
@@ -234,7 +251,7 @@ class ScriptCompiler:
         qn = self.cu.unique_name(qualified_name(cls))
         t = T.ClassType(qn)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         for klass in reversed(cls.__mro__[:-1]):
             for name, member in vars(klass).items():
                 if inspect.isfunction(member):
@@ -482,4 +499,4 @@ def closure_vars(fn: Any) -> dict:
     return out
 
 
-__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type"]
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class"]
