@@ -22,13 +22,12 @@ def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = 
     dt = D.as_dtype(dtype) if dtype is not None else self.dtype
     if dt == self.dtype and not copy:
         return self
-    nd = D.to_numpy_dtype(dt)
     with np.errstate(all="ignore"):
         if dt.kind == "b" and self._a.dtype.kind == "c":
             return wrap(self._a != 0)
         if dt.kind != "c" and self._a.dtype.kind == "c":
-            return wrap(self._a.real.astype(nd))
-        return wrap(np.array(self._a, dtype=nd, copy=True))
+            return wrap(D.convert(self._a.real, dt))
+        return wrap(D.convert(self._a, dt))
 
 
 op("aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
