@@ -4,13 +4,12 @@
     x = tensor([[1., 2.], [3., 4.]])
     y = (x @ x.t()).sum(1)
 
-Kernels for the aten::* tensor operators live in `tsjit/ops/kernels/tensor_*.py`; every
-one of them is also callable here by its PyTorch name (`functional`), and named Tensor
-methods (`x.view(2, 3)`) resolve to them.
+This package is the layer under `tsjit.ops`: it imports numpy and `ir` only. The kernels
+(`tsjit/ops/kernels/`), the eager functions (`tsjit.add`, `tsjit.ops.eager`) and Tensor's
+operators and named methods (`x + y`, `x.view(2, 3)`, installed by
+`tsjit.ops.tensor_methods`) live above it.
 """
 from __future__ import annotations
-
-from typing import Any
 
 from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, float16,
                      float32, float64, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
@@ -25,13 +24,11 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                        seed, tensor, zeros, zeros_like)
 from .printing import set_printoptions
-from . import methods as _methods  # noqa: F401  (installs operators and methods on Tensor)
 from .sparse import SparseTensor, sparse_coo, sparse_csr, to_sparse as _to_sparse, \
     to_sparse_csr as _to_sparse_csr
 
 Tensor.to_sparse = _to_sparse
 Tensor.to_sparse_csr = _to_sparse_csr
-from . import functional
 
 # PyTorch's dtype aliases. `bool`, `float`, `int` are module attributes only (like
 # `torch.float`); code in this package never uses them unqualified.
@@ -65,18 +62,6 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-def operator_names() -> list[str]:
-    """Every eager operator name (`add`, `sum`, `conv2d` ...) backed by a tensor kernel."""
-    return sorted(set(functional.operator_names()) | set(_CREATION))
-
-
-def __getattr__(name: str) -> Any:
-    # `tsjit._tensor.add` etc.: the eager operators, resolved on first use
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(functional, name)
-
-
 __all__ = [
     "Tensor", "Size", "dtype", "Device", "device", "is_tensor",
     "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
@@ -87,6 +72,6 @@ __all__ = [
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
-    "strided", "contiguous_format", "preserve_format", "channels_last", "functional",
-    "operator_names", "SparseTensor", "sparse_coo", "sparse_csr",
+    "strided", "contiguous_format", "preserve_format", "channels_last",
+    "SparseTensor", "sparse_coo", "sparse_csr",
 ] + _CREATION

@@ -22,23 +22,6 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
                         category=RuntimeWarning, module=r"tsjit\.")
 
-# qualified name -> the schema string as written, so the eager dispatcher can see
-# spellings the parsed schema folds away (ScalarType, Device, MemoryFormat are ints there).
-RAW_SCHEMAS: dict[str, str] = {}
-
-
-def op(*schemas: str) -> Callable[[Callable], Callable]:
-    """`tsjit.ops.registry.op` that also remembers the raw schema strings."""
-    from ..ops.registry import op as _op
-    from ..ir.schema import parse_schema
-
-    def deco(fn: Callable) -> Callable:
-        for s in schemas:
-            RAW_SCHEMAS[parse_schema(s).qualified] = s
-        return _op(*schemas)(fn)
-    return deco
-
-
 def wrap(a: Any) -> Tensor:
     """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
     return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))

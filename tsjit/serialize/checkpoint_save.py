@@ -34,7 +34,6 @@ from typing import IO, Any, Union
 
 from .._tensor import Device, Size, SparseTensor, Tensor
 from .._tensor import dtypes as D
-from ..utils.serialization import config
 from . import pickle_format as P
 from .errors import PicklingError
 from .pickler import pickle_python
@@ -58,16 +57,18 @@ _BUILTINS = "builtins"
 Target = Union[str, "os.PathLike[str]", IO[bytes]]
 
 
-def save_checkpoint(obj: Any, f: Target, pickle_protocol: int = 2,
-                    use_zip: bool = True) -> None:
+def save_checkpoint(obj: Any, f: Target, pickle_protocol: int = 2, use_zip: bool = True,
+                    storage_alignment: int = 64, compute_crc32: bool = True) -> None:
     """Write `obj` as torch.save does to `f` (a path, written to a temporary file that is
-    moved into place, or a binary file object)."""
+    moved into place, or a binary file object); the zip format's storages start at
+    multiples of `storage_alignment`, its CRC-32s are 0 unless `compute_crc32`."""
     if sys.byteorder != "little":
         raise PicklingError("tsjit writes checkpoints on little-endian machines only")
     storages = StorageTable("data", legacy=not use_zip)
     value = _Converter(storages).value(obj, "obj")
     if use_zip:
-        _write_zip(pickle_python(value, pickle_protocol), storages, f)
+        _write_zip(pickle_python(value, pickle_protocol), storages, f, storage_alignment,
+                   compute_crc32)
     else:
         _write_legacy(value, pickle_protocol, storages, f)
 
@@ -143,7 +144,7 @@ class _Converter:
         if t is collections.OrderedDict:
             red = P.Reduce(P.ORDERED_DICT, ())
             self.done[id(v)] = red
-            red.dictitems = [(self.value(k, f"{where} key"), self.value(x, f"{where}[{k!r}]"))
+            red.items = [(self.value(k, f"{where} key"), self.value(x, f"{where}[{k!r}]"))
                              for k, x in v.items()]
             red.state = self.value(vars(v), f"{where}.__dict__") if vars(v) else None
             return red
@@ -171,19 +172,18 @@ class _Converter:
             return _global_of(v, where)
         func, args, state, listitems, dictitems = (tuple(red) + (None,) * 5)[:5]
         if func is copyreg.__newobj__:
-            cls = args[0]
-            obj = P.Object(_global_of(cls, where),
-                           args=self.value(tuple(args[1:]), f"{where} arguments"))
-            obj.state = self.value(state, f"{where}.__dict__") if state is not None else None
-            return obj
-        out = P.Reduce(_global_of(func, where), self.value(tuple(args), f"{where} arguments"))
+            out: Any = P.Object(_global_of(args[0], where),
+                                args=self.value(tuple(args[1:]), f"{where} arguments"))
+        else:
+            out = P.Reduce(_global_of(func, where),
+                           self.value(tuple(args), f"{where} arguments"))
         if state is not None:
             out.state = self.value(state, f"{where}.__dict__")
         if listitems is not None:
-            out.listitems = [self.value(x, f"{where} item") for x in listitems]
+            out.appended = [self.value(x, f"{where} item") for x in listitems]
         if dictitems is not None:
-            out.dictitems = [(self.value(k, f"{where} key"), self.value(x, f"{where}[{k!r}]"))
-                             for k, x in dictitems]
+            out.items = [(self.value(k, f"{where} key"), self.value(x, f"{where}[{k!r}]"))
+                         for k, x in dictitems]
         return out
 
 
@@ -203,9 +203,8 @@ def _top_folder(f: Target) -> str:
     return "archive"
 
 
-def _write_zip(data_pkl: bytes, storages: StorageTable, f: Target) -> None:
-    alignment = int(config.save.storage_alignment)
-    crc = bool(config.save.compute_crc32)
+def _write_zip(data_pkl: bytes, storages: StorageTable, f: Target, alignment: int,
+               crc: bool) -> None:
     records: list[tuple[str, Any]] = [
         ("data.pkl", data_pkl), (".format_version", FORMAT_VERSION),
         (".storage_alignment", str(alignment).encode()), ("byteorder", b"little")]
@@ -251,11 +250,12 @@ def _write_legacy(value: Any, protocol: int, storages: StorageTable, f: Target) 
 
 def save(obj: Any, f: Target, pickle_module: Any = None, pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False,
-         _extra_files: Any = None) -> None:
+         _extra_files: Any = None, storage_alignment: int = 64,
+         compute_crc32: bool = True) -> None:
     """`torch.save`: a scripted module is written as a TorchScript archive (as
     `torch.jit.save`); any other value as a checkpoint, in the zip format or, asked for
     with `_use_new_zipfile_serialization=False`, the legacy one. `f`: a path or a binary
-    file object."""
+    file object. (`tsjit.save` passes the `tsjit.utils.serialization.config` settings.)"""
     from ..interpreter import Object
     if pickle_module is not None:
         raise PicklingError("pickle_module is not supported: tsjit writes pickles itself")
@@ -266,4 +266,5 @@ def save(obj: Any, f: Target, pickle_module: Any = None, pickle_protocol: int = 
         return
     if _extra_files:
         raise PicklingError("_extra_files are saved with scripted modules only")
-    save_checkpoint(obj, f, pickle_protocol, bool(_use_new_zipfile_serialization))
+    save_checkpoint(obj, f, pickle_protocol, bool(_use_new_zipfile_serialization),
+                    int(storage_alignment), bool(compute_crc32))

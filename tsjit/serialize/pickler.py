@@ -428,7 +428,7 @@ class _PythonPickler(_Pickler):
             self.save(obj.args, False)
             self.out.append(Op.REDUCE)
             self.memoize(obj)
-            self.after_reduction(obj.listitems, obj.dictitems, obj.state)
+            self.after_reduction(obj.appended, obj.items, obj.state)
         elif t is Object:
             if type(obj.cls) is not Global:
                 raise PicklingError("an object's class must be a Global")
@@ -436,7 +436,7 @@ class _PythonPickler(_Pickler):
             self.save(tuple(obj.args), False)
             self.out.append(Op.NEWOBJ)
             self.memoize(obj)
-            self.after_reduction(None, None, obj.state)
+            self.after_reduction(obj.appended, obj.items, obj.state)
         else:
             if not isinstance(obj.pid, tuple):
                 raise PicklingError("a persistent id must be a tuple")
@@ -456,11 +456,11 @@ class _PythonPickler(_Pickler):
             self.out.append(Op.TUPLE)
         self.memoize(items)
 
-    def after_reduction(self, listitems: Any, dictitems: Any, state: Any) -> None:
-        if listitems:
-            self.batch_appends(list(listitems), None)
-        if dictitems:
-            self.batch_setitems(list(dictitems), None)
+    def after_reduction(self, appended: Any, items: Any, state: Any) -> None:
+        if appended:
+            self.batch_appends(list(appended), None)
+        if items:
+            self.batch_setitems(list(items), None)
         if state is not None:
             self.save(state, False)
             self.out.append(Op.BUILD)

@@ -1,1 +1,1 @@
-"""tsjit.utils: helpers named as PyTorch's `torch.utils` ones."""
+"""tsjit.utils: helpers that mirror `torch.utils` (serialization config)."""

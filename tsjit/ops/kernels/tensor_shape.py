@@ -10,7 +10,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided as _np_as_strided
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import fmt_shape, numel, op, to_np, wrap, wrap_dims
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, numel, to_np, wrap, wrap_dims
 from ..._tensor.tensor import Tensor, wrap_dim
 
 

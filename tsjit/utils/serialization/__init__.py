@@ -1,4 +1,4 @@
-"""`tsjit.utils.serialization.config`: the options of checkpoint saving and loading."""
+"""tsjit.utils.serialization: the settings of `tsjit.save` / `tsjit.load` (as torch's)."""
 from . import config
 
 __all__ = ["config"]
