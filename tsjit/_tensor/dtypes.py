@@ -391,6 +391,9 @@ def result_type(*operands: Any) -> dtype:
     r = _combine(dim_r, _combine(zero_r, wrap_r))
     if r is None:
         raise TypeError("result_type needs at least one operand")
+    if r in RAW_DTYPES:
+        # packed float4 pairs have no arithmetic (nor a promotion with anything else)
+        raise NotImplementedError(f'"arithmetic" not implemented for \'{r.cname}\'')
     return r
 
 
