@@ -58,6 +58,13 @@ def unpickle(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -
                 allowed or default_allowed)
 
 
+def unpickle_prefix(data: Any, start: int, record_name: str,
+                    allowed: Optional[AllowFn] = None) -> tuple[Any, int]:
+    """The pickle at offset `start` of `data` (bytes or a mapping), and the offset after
+    its STOP: for files of several pickles and data (torch.save's legacy format)."""
+    return _machine(data, record_name, allowed or default_allowed, start)
+
+
 def disassemble(data: bytes, record_name: str) -> list[tuple[int, OpInfo, Any]]:
     """(offset, opcode, argument) of each opcode up to STOP, without running any."""
     return _scan(data if type(data) is bytes else bytes(data), record_name)
@@ -354,9 +361,9 @@ def _rank(code: int) -> int:
 
 
 _LOOP_HEAD = """\
-def _machine(data, record, allowed):
+def _machine(data, record, allowed, pos):
     end = len(data)
-    pos = op_pos = 0
+    op_pos = pos
     stack = []
     metastack = []
     memo = {}
@@ -431,7 +438,7 @@ _machine = _compile(LOOP_SOURCE, "_machine")
 
 
 def _run(data: bytes, record: str, allowed: AllowFn) -> Any:
-    result, end = _machine(data, record, allowed)
+    result, end = _machine(data, record, allowed, 0)
     if end != len(data):
         raise _error(record, end, f"{len(data) - end} bytes of trailing data after STOP")
     return result
@@ -443,4 +450,4 @@ def _scanner() -> Callable:
 
 
 def _scan(data: bytes, record: str) -> list[tuple[int, OpInfo, Any]]:
-    return _scanner()(data, record, None)
+    return _scanner()(data, record, None, 0)
