@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _tensor
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
+from .ops import eager
 from . import jit, linalg, nn, serialization, special, utils
 from .jit import save, script
 from .serialization import load
@@ -33,4 +33,4 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     if name in ("ScriptFunction", "ScriptModule"):
         return getattr(jit, name)
-    return getattr(_tensor.functional, name)
+    return getattr(eager, name)

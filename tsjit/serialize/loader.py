@@ -258,21 +258,23 @@ def read_version(reader: ArchiveReader) -> int:
     raise ArchiveError(f"{reader.path} is not a TorchScript archive: it has no version record")
 
 
-def load_module(path: Any, extra_files: Optional[dict] = None) -> Any:
-    """Load the module saved in archive `path` (a file name or the archive's bytes); each
+def load_module(path: Any, make_module: Callable[[Object], Any],
+                extra_files: Optional[dict] = None) -> Any:
+    """Load the module saved in archive `path` (a file name or the archive's bytes) as
+    `make_module(root object)` (jit/ passes its ScriptModule: serialize knows no jit/); each
     key of the dict `extra_files` is set to the content of that extra/ file."""
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
     reader = ArchiveReader(path)
     try:
-        return _load(reader, extra_files)
+        return _load(reader, make_module, extra_files)
     finally:
         reader.release_file()   # (records read later, e.g. debug info, come from the map)
 
 
-def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
+def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
+          extra_files: Optional[dict]) -> Any:
     """The module in an open archive (see load_module)."""
-    from ..jit.script_module import ScriptModule
     read_version(reader)
     if reader.has("byteorder"):
         order = reader.read("byteorder").decode("ascii", "replace").strip()
@@ -312,7 +314,7 @@ def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
     root = _ObjectLoader(importer, _Storages(reader, "data"), where).value(raw)
     if not isinstance(root, Object) or not root.type.is_module:
         raise ArchiveError(f"{where} does not hold a module")
-    module = ScriptModule(root)
+    module = make_module(root)
     object.__setattr__(module, "_archive", reader)
     if extra_files is not None:
         fill_extra_files(reader, extra_files)

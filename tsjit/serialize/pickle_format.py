@@ -17,6 +17,8 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, ClassVar, Optional
 
+from tsjit._tensor.dtypes import STORAGE_TYPES, UNTYPED_STORAGE as _UNTYPED_STORAGE
+
 
 @dataclass(frozen=True, eq=False)
 class Global:
@@ -136,21 +138,12 @@ BUILD_BOOLLIST = Global("torch.jit._pickle", "build_boollist")
 BUILD_TENSORLIST = Global("torch.jit._pickle", "build_tensorlist")
 BUILD_TENSOR_FROM_ID = Global("torch.jit._pickle", "build_tensor_from_id")
 
-# `torch.<X>Storage` classes named in tensor persistent ids, by dtype name.
-STORAGE_DTYPES: dict[str, str] = {
-    "FloatStorage": "float32",
-    "DoubleStorage": "float64",
-    "HalfStorage": "float16",
-    "BFloat16Storage": "bfloat16",
-    "LongStorage": "int64",
-    "IntStorage": "int32",
-    "ShortStorage": "int16",
-    "CharStorage": "int8",
-    "ByteStorage": "uint8",
-    "BoolStorage": "bool",
-    "ComplexFloatStorage": "complex64",
-    "ComplexDoubleStorage": "complex128",
-}
+# `torch.<X>Storage` classes named in tensor persistent ids, by dtype name (the table is
+# the dtypes': `tsjit._tensor.dtypes.STORAGE_TYPES`).
+STORAGE_DTYPES: dict[str, str] = {cls: d.name for cls, d in STORAGE_TYPES.items()}
+# The storage class of dtypes without a typed one (`_rebuild_tensor_v3` names the dtype).
+UNTYPED_STORAGE = Global(*_UNTYPED_STORAGE)
+REBUILD_TENSOR_V3 = Global("torch._utils", "_rebuild_tensor_v3")
 
 
 @dataclass(frozen=True)
