@@ -103,7 +103,8 @@ def get_unsafe_globals_in_checkpoint(f: Any) -> list[str]:
                                   "in the zip format (this file is not one)")
     try:
         reader = C.open_zip_checkpoint(source)
-    except C.TorchScriptArchive:
+    except C.TorchScriptArchive as archive:
+        archive.reader.close()
         raise NotACheckpointError("Expected input to be a checkpoint returned by torch.save "
                                   "but got a torchscript checkpoint") from None
     with reader:
@@ -114,13 +115,14 @@ def get_unsafe_globals_in_checkpoint(f: Any) -> list[str]:
 
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
          weights_only: Optional[bool] = None, mmap: Optional[bool] = None,
-         **pickle_load_args: Any) -> Any:
+         _extra_files: Optional[dict] = None, **pickle_load_args: Any) -> Any:
     """Load what torch.save (or tsjit.save) wrote to `f` (a path or a file-like object):
     containers of tensors; a TorchScript archive loads as a module.
 
     Only PyTorch's weights-only allow-list and your safe globals are ever built or called
     (weights_only=False loads objects of other classes as stand-ins, calls nothing
     more). `mmap=True` maps the file: every tensor views it, nothing is read until used.
+    `_extra_files` (archives only) as for tsjit.jit.load.
     """
     from .serialize import checkpoint_load as C
     from .serialize.errors import CheckpointError
@@ -135,16 +137,22 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
         endianness=_endianness(), calculate_storage_offsets=config.load.calculate_storage_offsets,
         make_parameter=_make_parameter)
     try:
-        return C.load_checkpoint(source, options)
-    except C.TorchScriptArchive:
+        value = C.load_checkpoint(source, options)
+    except C.TorchScriptArchive as archive:
         if weights_only:
+            archive.reader.close()
             raise CheckpointError(
                 "Cannot use ``weights_only=True`` with TorchScript archives passed to "
                 "``tsjit.load``: load it with tsjit.load(f) without weights_only, or "
                 "tsjit.jit.load(f) (loading an archive runs no Python from the file, "
                 "only its TorchScript code, so it is safe)") from None
-    from .jit import load as load_archive
-    return load_archive(source, map_location)
+        from .jit.script_module import ScriptModule
+        from .serialize import load_module
+        return load_module(archive.reader, ScriptModule, _extra_files)   # (open already)
+    if _extra_files is not None:
+        raise TsjitError("_extra_files is for TorchScript archives; this is a torch.save "
+                         "checkpoint")
+    return value
 
 
 def _first_bytes(source: Any) -> bytes:

@@ -53,16 +53,22 @@ class LoadOptions:
 
 
 class TorchScriptArchive(CheckpointError):
-    """Raised by `load_checkpoint` for a TorchScript archive: the caller loads it as one."""
+    """Raised by `load_checkpoint` for a TorchScript archive: the caller loads it as one
+    from `reader`, open (or closes it)."""
+
+    def __init__(self, message: str, reader: ArchiveReader) -> None:
+        super().__init__(message)
+        self.reader = reader
 
 
 def file_kind(head: bytes) -> str:
-    """"zip", "legacy" or "unknown", from a file's first bytes."""
-    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
-        return "zip"
-    if head[:2] == b"\x80\x02" and head[2:3] == b"\x8a":    # PROTO 2, LONG1: the magic
+    """"legacy", "tar" or (anything else, for the zip reader to judge) "zip", from a
+    file's first 512 bytes."""
+    if head[:3] == b"\x80\x02\x8a":     # PROTO 2, LONG1: the magic number
         return "legacy"
-    return "unknown"
+    if head[257:262] == b"ustar":
+        return "tar"
+    return "zip"
 
 
 def load_checkpoint(source: Source, options: LoadOptions) -> Any:
@@ -82,10 +88,28 @@ def load_checkpoint(source: Source, options: LoadOptions) -> Any:
         if not isinstance(data, (bytes, bytearray)):
             data = bytes(data)
         return _load_legacy(data, name, options)
-    what = "a tar file (PyTorch < 0.4's format, not supported)" if head[257:262] == b"ustar" \
-        else "neither a zip nor torch.save's legacy format"
-    raise CheckpointError(f"{name} is not a torch.save checkpoint nor a TorchScript archive: "
-                          f"it is {what}")
+    raise CheckpointError(f"{name} is a tar file: PyTorch < 0.4's checkpoint format is not "
+                          "supported")
+
+
+def describe(path: str) -> Optional[str]:
+    """What file `path` is, if it is a torch.save checkpoint ("a torch.save checkpoint
+    (zip, 3 storages)"); None for a TorchScript archive or anything else."""
+    kind = file_kind(_head(path))
+    if kind == "legacy":
+        return "a torch.save checkpoint in the legacy format"
+    if kind != "zip":
+        return None
+    try:
+        reader = open_zip_checkpoint(path)
+    except TorchScriptArchive as archive:
+        archive.reader.close()
+        return None
+    except ArchiveError:
+        return None
+    with reader:
+        n = sum(name.startswith(F.STORAGE_FOLDER) for name in reader.names())
+        return f"a torch.save checkpoint (zip, {n} storage{'s' * (n != 1)})"
 
 
 def _head(source: Source) -> bytes:
@@ -94,6 +118,8 @@ def _head(source: Source) -> bytes:
     try:
         with open(source, "rb") as f:
             return f.read(512)
+    except FileNotFoundError:
+        raise CheckpointError(f"no such file: {os.fspath(source)}") from None
     except OSError as exc:
         raise CheckpointError(f"cannot open {os.fspath(source)}: {exc.strerror or exc}") from exc
 
@@ -110,8 +136,7 @@ def open_zip_checkpoint(source: Source) -> ArchiveReader:
     """The reader of a zip checkpoint; TorchScriptArchive if it is a TorchScript archive."""
     reader = ArchiveReader(source)
     if reader.has(F.TORCHSCRIPT_RECORD):
-        reader.close()
-        raise TorchScriptArchive(f"{reader.path} is a TorchScript archive")
+        raise TorchScriptArchive(f"{reader.path} is a TorchScript archive", reader)
     if not reader.has(F.DATA_PKL):
         reader.close()
         raise CheckpointError(f"{reader.path} is not a torch.save checkpoint: it has no "

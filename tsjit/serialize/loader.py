@@ -260,12 +260,13 @@ def read_version(reader: ArchiveReader) -> int:
 
 def load_module(path: Any, make_module: Callable[[Object], Any],
                 extra_files: Optional[dict] = None) -> Any:
-    """Load the module saved in archive `path` (a file name or the archive's bytes) as
-    `make_module(root object)` (jit/ passes its ScriptModule: serialize knows no jit/); each
-    key of the dict `extra_files` is set to the content of that extra/ file."""
+    """Load the module saved in archive `path` (a file name, the archive's bytes or its
+    open reader) as `make_module(root object)` (jit/ passes its ScriptModule: serialize
+    knows no jit/); each key of the dict `extra_files` is set to the content of that
+    extra/ file."""
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
-    reader = ArchiveReader(path)
+    reader = path if isinstance(path, ArchiveReader) else ArchiveReader(path)
     try:
         return _load(reader, make_module, extra_files)
     finally:
