@@ -279,8 +279,9 @@ class _ZipStorages:
         self.mmap = mmap
         self.swap = order == "big"
         self.made: dict[str, _Storage] = {}
-        # calculate_storage_offsets: where the next storage's local header starts
-        self.cursor: Optional[int] = None if computed else -1
+        # calculate_storage_offsets: the storages' data offsets, computed when first needed
+        self.cursor = 0 if computed else -1
+        self.offsets: Optional[dict[str, int]] = None
         self.alignment = _alignment(reader) if computed else 0
 
     def get(self, pid: Any, where: str) -> _Storage:
@@ -307,18 +308,32 @@ class _ZipStorages:
 
     def _view(self, name: str, size: int) -> memoryview:
         """The record's bytes in the mapping; with computed offsets, found from the
-        record before it (see `storage_data_offset`) instead of its local header."""
+        records before it (see `storage_data_offset`) instead of its local header."""
         reader = self.reader
         if self.cursor == -1:
             return reader.storage_view(name)
-        full = f"{reader.top}/{name}"
-        if self.cursor is None:     # the first storage: its header is read
-            at = reader.info(name).data_offset
-        else:
-            at = storage_data_offset(self.cursor, len(full.encode()), size, self.alignment)
-        view = reader.view_at(name, at)
-        self.cursor = at + size + data_descriptor_size(size, at)
-        return view
+        if self.offsets is None:
+            self.offsets = computed_offsets(reader, self.alignment)
+        at = self.offsets.get(name)
+        return reader.storage_view(name) if at is None else reader.view_at(name, at)
+
+
+def computed_offsets(reader: ArchiveReader, alignment: int) -> dict[str, int]:
+    """The data offsets of the storage records that follow the first one in the file,
+    computed from it and their names and sizes (`calculate_storage_offsets`): only the
+    first storage's local header is read."""
+    names = [n for n in reader.names() if n.startswith(F.STORAGE_FOLDER)]
+    if not names:
+        return {}
+    first = reader.info(names[0])
+    out = {names[0]: first.data_offset}
+    cursor = first.data_offset + first.size + data_descriptor_size(first.size, first.data_offset)
+    for name in names[1:]:
+        size = reader.record_size(name)
+        at = out[name] = storage_data_offset(cursor, len(f"{reader.top}/{name}".encode()),
+                                             size, alignment)
+        cursor = at + size + data_descriptor_size(size, at)
+    return out
 
 
 def _alignment(reader: ArchiveReader) -> int:
@@ -355,50 +370,69 @@ def data_descriptor_size(size: int, data_offset: int) -> int:
 
 
 class _LegacyStorages:
-    """The storages of a legacy file: made empty as the object refers to them, filled
-    from the data after the pickles once the object is built (as PyTorch does)."""
+    """The storages of a legacy file, read from the data after its pickles in the order
+    of their keys; what each holds is said by the object's persistent ids."""
 
     def __init__(self, swap: bool) -> None:
         self.swap = swap
         self.made: dict[str, _Storage] = {}
-        self.sizes: dict[str, int] = {}     # key -> element size
 
     def get(self, pid: Any, where: str) -> _Storage:
-        key, d, nbytes, item = _storage_kind(pid, where)
+        key = _storage_kind(pid, where)[0]
         found = self.made.get(key)
         if found is None:
-            if len(pid) == 6 and pid[5] is not None:
-                raise CheckpointError(f"{where}: storage views of PyTorch < 0.4 files are "
-                                      "not supported")
-            found = self.made[key] = _Storage(np.empty(nbytes, np.uint8), d, key, self.swap)
-            self.sizes[key] = item
+            raise CheckpointError(f"{where} refers to storage {key}, which the file lacks")
         return found
 
-    def fill(self, data: Union[bytes, bytearray], pos: int, keys: Any, name: str, little: bool) -> None:
+    def read(self, model: Any, data: Union[bytes, bytearray], pos: int, keys: Any,
+             name: str, little: bool) -> None:
         """Read the storages' data, in the order of `keys`, from offset `pos` of `data`."""
         if not isinstance(keys, list) or set(map(type, keys)) - {str}:
             raise CheckpointError(f"{name}: the list of storage keys is damaged")
+        kinds = {}
+        for pid in persistent_ids(model):
+            key, d, nbytes, item = _storage_kind(pid.pid, name)
+            if len(pid.pid) == 6 and pid.pid[5] is not None:
+                raise CheckpointError(f"{name}: storage views of PyTorch < 0.4 files are "
+                                      "not supported")
+            kinds[key] = (d, nbytes, item)
         count = struct.Struct("<q" if little else ">q")
         for key in keys:
-            s = self.made.get(key)
-            if s is None:
+            if key not in kinds:
                 raise CheckpointError(f"{name}: storage {key} holds data but nothing refers "
                                       "to it")
-            n = len(s.data)
+            d, n, item = kinds[key]
             if pos + F.LEGACY_COUNT_SIZE + n > len(data):
                 raise CheckpointError(f"{name} is truncated: storage {key} needs {n} bytes "
                                       f"at offset {pos + F.LEGACY_COUNT_SIZE}")
             elements = count.unpack_from(data, pos)[0]
-            if elements * self.sizes[key] != n:
+            if elements * item != n:
                 raise CheckpointError(f"{name}: storage {key} says {elements} elements at "
-                                      f"offset {pos}, its reference says "
-                                      f"{n // self.sizes[key]}")
+                                      f"offset {pos}, its reference says {n // item}")
             pos += F.LEGACY_COUNT_SIZE
-            s.data[:] = np.frombuffer(data, np.uint8, n, pos)
+            self.made[key] = _Storage(np.frombuffer(data, np.uint8, n, pos).copy(), d, key,
+                                      self.swap and n > 0)
             pos += n
-        missing = set(self.made) - set(keys)
-        if missing:
-            raise CheckpointError(f"{name}: no data for storage(s) {sorted(missing)}")
+
+
+def persistent_ids(model: Any) -> list[P.PersistentId]:
+    """Every persistent id record in a model value (walked without recursion)."""
+    found, seen, todo = [], set(), [model]
+    while todo:
+        v = todo.pop()
+        if id(v) in seen or type(v) in (type(None), bool, int, float, str, bytes):
+            continue
+        seen.add(id(v))
+        if type(v) is P.PersistentId:
+            found.append(v)
+        elif isinstance(v, (tuple, list, set, frozenset)):
+            todo.extend(v)
+        elif isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif type(v) in (P.Reduce, P.Object):
+            todo.extend((v.args, v.state, v.items, v.appended, getattr(v, "kwargs", None)))
+    return found
 
 
 def _load_legacy(data: Union[bytes, bytearray], name: str, options: LoadOptions) -> Any:
@@ -425,9 +459,8 @@ def _load_legacy(data: Union[bytes, bytearray], name: str, options: LoadOptions)
     model, pos = _unpickle(data, pos, where, options)
     keys, end = one(pos, lambda module, name: False)
     storages = _LegacyStorages(swap=not little)
-    value = CheckpointRebuilder(storages, options, where).value(model)
-    storages.fill(data, end, keys, name, little)
-    return value
+    storages.read(model, data, end, keys, name, little)
+    return CheckpointRebuilder(storages, options, where).value(model)
 
 
 # ------------------------------------------------------------------------------ values
@@ -671,7 +704,7 @@ class CheckpointRebuilder(Rebuilder):
         elif not isinstance(cls, type):
             raise self.fail(f"NEWOBJ of {full}, which is not a class")
         children = [o.args, o.kwargs, o.state, o.items or (), o.appended or ()]
-        if o.args or o.kwargs or issubclass(cls, PickledObject):
+        if o.args or o.kwargs:
             return NO_SHELL, children, lambda o: self.make_object(cls, o)
         # made now (no arguments), so that its state may refer back to it
         return cls.__new__(cls), children, self.fill_object
