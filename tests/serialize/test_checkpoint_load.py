@@ -278,6 +278,14 @@ def test_files_that_are_not_checkpoints(tmp_path: Path) -> None:
         tsjit.load(path)
 
 
+def test_mmap_options_are_private_only() -> None:
+    import mmap
+    tsjit.serialization.set_default_mmap_options(mmap.MAP_PRIVATE)
+    assert tsjit.serialization.get_default_mmap_options() == mmap.MAP_PRIVATE
+    with pytest.raises(tsjit.TsjitError, match="MAP_PRIVATE only"):
+        tsjit.serialization.set_default_mmap_options(mmap.MAP_SHARED)
+
+
 def test_map_location_is_the_cpu_only(tmp_path: Path) -> None:
     path = numbers_and_evens(tmp_path)
     for ok in ("cpu", tsjit.device("cpu"), {"cuda:0": "cpu"}):
@@ -296,6 +304,9 @@ def test_pytorch_variants_alignment_no_crc_protocols_sparse(tmp_path: Path) -> N
     numbers = torch.arange(1, 10)
     obj = {"numbers": numbers, "evens": numbers[1::2], "w": torch.randn(3, 4).t(),
            "csr": torch.eye(3).to_sparse_csr(), "coo": (torch.eye(3) * 2).to_sparse(),
+           "csc": torch.arange(6.).view(2, 3).to_sparse_csc(),
+           "bsr": torch.arange(16.).view(4, 4).to_sparse_bsr((2, 2)),
+           "bsc": torch.arange(16.).view(4, 4).to_sparse_bsc((2, 1)),
            "param": torch.nn.Parameter(torch.ones(2)), "empty": torch.zeros(0)}
     files = {}
     old = (tconfig.save.storage_alignment, tconfig.save.compute_crc32)
@@ -319,7 +330,7 @@ def test_pytorch_variants_alignment_no_crc_protocols_sparse(tmp_path: Path) -> N
                 assert out["numbers"].tolist() == [1, 4, 3, 8, 5, 12, 7, 16, 9], name
                 assert out["w"].stride() == (1, 4)
                 assert np.array_equal(out["w"].numpy(), obj["w"].numpy())
-                for k in ("csr", "coo"):
+                for k in ("csr", "coo", "csc", "bsr", "bsc"):
                     assert str(out[k].layout) == str(obj[k].layout)
                     assert np.array_equal(out[k].to_dense().numpy(), obj[k].to_dense().numpy())
                 assert type(out["param"]).__name__ == "Parameter" and out["param"].requires_grad
