@@ -256,11 +256,16 @@ def _storage_kind(pid: Any, where: str) -> tuple[str, Optional[Dtype], int, int]
         raise CheckpointError(f"bad storage reference {pid!r} in {where}")
     if cls in F.UNTYPED_STORAGES:
         return key, None, numel, 1
-    name = F.TYPED_STORAGES.get(cls)
-    if name is None:
-        raise CheckpointError(f"unknown storage type {cls.qualname} in {where}")
-    d = _dtype(name, where)
+    d = _STORAGE_DTYPES.get(cls)
+    if d is None:
+        name = F.TYPED_STORAGES.get(cls)
+        if name is None:
+            raise CheckpointError(f"unknown storage type {cls.qualname} in {where}")
+        d = _STORAGE_DTYPES[cls] = _dtype(name, where)
     return key, d, numel * d.itemsize, d.itemsize
+
+
+_STORAGE_DTYPES: dict[P.Global, Dtype] = {}    # (the dtype of each storage class met)
 
 
 def _dtype(name: str, where: str) -> Dtype:

@@ -295,7 +295,8 @@ _DO: dict[str, str] = {
     "STACK_GLOBAL": "name = stack.pop()\n"
                     "stack[-1] = _global(stack[-1], name, allowed, record, op_pos)",
     "REDUCE": "args = stack.pop()\nfunc = stack[-1]\n"
-              "if type(func) is Global and type(args) is tuple: stack[-1] = Reduce(func, args, False)\n"
+              "if type(func) is Global and isinstance(args, tuple):\n"
+              "    stack[-1] = Reduce(func, tuple(args), False)\n"
               "else: stack[-1] = _reduce(func, args, record, op_pos)",
     "BUILD": "state = stack.pop()\n_build(stack[-1], state, built, record, op_pos)",
     "INST": _POP_MARK + "\ncls = _global(arg[0], arg[1], allowed, record, op_pos)\n"
