@@ -179,7 +179,15 @@ def _make_parameter(t: Any, requires_grad: bool) -> Any:
     return Parameter(t, requires_grad=requires_grad)
 
 
-__all__ = ["LoadEndianness", "add_safe_globals", "clear_safe_globals", "get_safe_globals",
+def __getattr__(name: str) -> Any:
+    # (the checkpoint loader is imported when first needed: `import tsjit` stays light)
+    if name == "PickledObject":
+        from .serialize.checkpoint_values import PickledObject
+        return PickledObject
+    raise AttributeError(f"module 'tsjit.serialization' has no attribute '{name}'")
+
+
+__all__ = ["LoadEndianness", "PickledObject", "add_safe_globals", "clear_safe_globals", "get_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint", "set_default_mmap_options",
            "get_default_mmap_options", "set_default_load_endianness",
            "get_default_load_endianness", "load"]

@@ -16,7 +16,8 @@ import pytest
 
 import tsjit
 from checkpoint_files import storage, tensor, write_checkpoint
-from tsjit.serialize import checkpoint_load as C
+from tsjit.serialize import checkpoint_storages as S
+from tsjit.serialize.checkpoint_values import PickledObject
 from tsjit.serialize import pickle_format as P
 from tsjit.serialize.errors import ArchiveError, CheckpointError, WeightsOnlyError
 from tsjit.serialize.pickler import pickle_value
@@ -97,8 +98,8 @@ def test_computed_storage_offsets_are_the_ones_in_the_file(tmp_path: Path) -> No
         for i in range(len(sizes)):
             e = reader.info(f"data/{i}")
             if cursor is not None:
-                assert C.storage_data_offset(cursor, len(e.name), e.size, 64) == e.data_offset
-            cursor = e.data_offset + e.size + C.data_descriptor_size(e.size, e.data_offset)
+                assert S.storage_data_offset(cursor, len(e.name), e.size, 64) == e.data_offset
+            cursor = e.data_offset + e.size + S.data_descriptor_size(e.size, e.data_offset)
     config.load.calculate_storage_offsets = True
     out = tsjit.load(path, mmap=True)
     assert [t.tolist() for t in out] == [list(map(float, range(n))) for n in sizes]
@@ -141,7 +142,7 @@ def test_allowed_classes_are_built_by_new_and_state(tmp_path: Path) -> None:
 
 def test_weights_only_false_loads_other_objects_as_inert_stand_ins(tmp_path: Path) -> None:
     cfg = tsjit.load(_config_file(tmp_path), weights_only=False)["config"]
-    assert isinstance(cfg, C.PickledObject) and type(cfg) is not Config
+    assert isinstance(cfg, PickledObject) and type(cfg) is not Config
     assert type(cfg).__qualname__ == "Config" and cfg.lr == 0.5 and cfg.me is cfg
     assert "loaded as data" in repr(cfg)
 
