@@ -20,7 +20,6 @@ import sys
 from typing import Any, Iterable, Optional
 
 from .ir.diagnostics import TsjitError
-from .serialize.sources import check_map_location, source_of
 from .utils.serialization import config
 
 _safe_globals: list[Any] = []      # what add_safe_globals / safe_globals allowed
@@ -97,6 +96,7 @@ def get_unsafe_globals_in_checkpoint(f: Any) -> list[str]:
     from .serialize import checkpoint_load as C
     from .serialize.errors import NotACheckpointError
     from .serialize.weights_only import CheckpointAllowList, unsafe_globals
+    from .serialize.sources import source_of
     source = source_of(f, mmap=False)
     if C.file_kind(_first_bytes(source)) != "zip":
         raise NotACheckpointError("Expected input to be a checkpoint returned by torch.save "
@@ -126,6 +126,7 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     """
     from .serialize import checkpoint_load as C
     from .serialize.errors import CheckpointError
+    from .serialize.sources import check_map_location, source_of
     if pickle_module is not None or pickle_load_args:
         raise TsjitError("tsjit.load reads files with its own restricted unpickler: "
                          "pickle_module and pickle load arguments are not supported")
