@@ -1,7 +1,9 @@
 """Parser timings (not a test): `python tests/frontend/bench_parser.py [repeats]`.
 
 Prints the first-parse cost in fresh processes (cold and warm table cache, lark import
-included) and the best-of-N parse time of a few corpus files, one of ~65 lines.
+included), the best-of-N parse time of a few corpus files, one of ~65 lines, and that of
+all the corpus archives' code files with the parser's own LALR driver and with lark's
+loop (LarkLoop, what lark releases the driver is not tested on use).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "corpus"
@@ -49,6 +52,24 @@ def samples() -> dict[str, str]:
     }
 
 
+def corpus_code() -> list[tuple[str, str]]:
+    out = []
+    for archive in sorted(CORPUS.glob("*/model.pt")):
+        with zipfile.ZipFile(archive) as z:
+            out += [(n, z.read(n).decode()) for n in z.namelist()
+                    if n.endswith(".py") and "/code/" in n]
+    return out
+
+
+def best_of(repeats: int, fn: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best
+
+
 def main(repeats: int) -> None:
     with tempfile.TemporaryDirectory() as cache:
         wall, cpu = first_parse(cache)
@@ -70,6 +91,15 @@ def main(repeats: int) -> None:
             best[k] = min(best[k], time.perf_counter() - t)
     for k, text in texts.items():
         print(f"{k}: {len(text.splitlines())} lines, {len(text)} chars: {best[k] * 1e3:.1f} ms")
+
+    import tsjit.frontend.parser as P
+    files = corpus_code()
+    driver = P._driver
+    for label, loop in [("driver", driver), ("lark's loop", P.LarkLoop(P._get_lark()))]:
+        P._driver = loop
+        took = best_of(max(1, repeats // 10), lambda: [parse(t, n) for n, t in files])
+        print(f"all {len(files)} corpus code files, {label}: {took * 1e3:.0f} ms cpu")
+    P._driver = driver
 
 
 if __name__ == "__main__":
