@@ -37,7 +37,10 @@ EXAMPLES: dict[type, str] = {
 }
 # Kinds that are no statement of a function body: the compiler rejects them there.
 NOT_IN_FUNCTIONS = {ast.Def: "TorchScript has no nested functions",
-                    ast.ClassDef: "classes are declared at module level"}
+                    ast.ClassDef: "classes are declared at module level",
+                    ast.Span: "archive code not parsed yet (parser.expand parses it)",
+                    ast.DefSpan: "a function of archive code, parsed when first compiled",
+                    ast.DeclSpan: "a class-body declaration of archive code"}
 # Kinds CPython counts as binding that carry no new value out of a loop.
 NOT_A_BINDING = {ast.Delete: "`del a` leaves a undefined"}
 

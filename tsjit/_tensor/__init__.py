@@ -12,9 +12,10 @@ operators and named methods (`x + y`, `x.view(2, 3)`, installed by
 from __future__ import annotations
 
 from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, float16,
-                     float32, float64, get_default_dtype, int8, int16, int32, int64,
-                     promote_types, result_type, can_cast, set_default_dtype, uint8, uint16,
-                     uint32, uint64)
+                     float32, float64, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
+                     float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn_x2, get_default_dtype,
+                     int8, int16, int32, int64, promote_types, result_type, can_cast,
+                     set_default_dtype, uint8, uint16, uint32, uint64)
 from .device import Device, device
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Size, Tensor, is_tensor
@@ -60,6 +61,8 @@ __all__ = [
     "Tensor", "Size", "dtype", "Device", "device", "is_tensor",
     "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
     "complex32", "complex64", "complex128", "bool", "bfloat16", "uint16", "uint32", "uint64",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+    "float4_e2m1fn_x2",
     "half", "float", "double", "short", "int", "long", "cfloat", "cdouble", "chalf",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",

@@ -44,6 +44,8 @@ def dtype_of(x: Any) -> D.dtype:
 def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     """A Python number as a 0-d array of dtype `dt`, converting like a C++ cast."""
     nd = D.to_numpy_dtype(dt)
+    if dt in D.RAW_DTYPES:
+        D.check_conversion(np.dtype(np.float64), dt)
     if isinstance(v, Tensor):
         return v._a.astype(nd, copy=False)
     if isinstance(v, (bool, np.bool_)):
@@ -121,7 +123,7 @@ def to_np(x: Any, dt: D.dtype) -> np.ndarray:
         if a.dtype == nd:
             return a
         with np.errstate(all="ignore"):
-            return a.astype(nd)
+            return D.convert(a, dt)
     return scalar_to_np(x, dt)
 
 
@@ -131,7 +133,7 @@ def cast(a: np.ndarray, dt: D.dtype) -> np.ndarray:
     if a.dtype == nd:
         return a
     with np.errstate(all="ignore"):
-        return a.astype(nd)
+        return D.convert(a, dt)
 
 
 def float_result(dt: D.dtype) -> D.dtype:

@@ -242,11 +242,23 @@ class Tensor:
         if self._a.size != 1:
             raise RuntimeError(f"a Tensor with {self._a.size} elements cannot be converted "
                                "to Scalar")
-        return to_py(self._a.reshape(-1)[0], self._a.dtype)
+        a = self._numbers("_local_scalar_dense_cpu")
+        return to_py(a.reshape(-1)[0], a.dtype)
 
     def tolist(self) -> Any:
         """Nested Python lists of Python numbers (a number for a 0-dim tensor)."""
-        return self._a.tolist()
+        return self._numbers("tolist").tolist()
+
+    def _numbers(self, what: str) -> np.ndarray:
+        """The elements in a numpy type whose values are Python numbers (bfloat16 ... as
+        float32); float4_e2m1fn_x2 pairs have no value, as in PyTorch."""
+        a = self._a
+        if a.dtype.kind in "biufc":
+            return a
+        dt = self.dtype
+        if dt in D.RAW_DTYPES:
+            raise NotImplementedError(f'"{what}" not implemented for \'{dt.cname}\'')
+        return D.native_values(a)
 
     def __bool__(self) -> bool:
         n = self._a.size
