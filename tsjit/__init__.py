@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _import_alias
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
@@ -25,6 +26,7 @@ from .serialization import load
 from .functional import tensordot, unique
 
 __version__ = "0.1.0"
+_import_alias.install()
 
 
 def __getattr__(name: str) -> Any:

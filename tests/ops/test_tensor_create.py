@@ -146,6 +146,7 @@ def test_to_returns_self_when_nothing_changes() -> None:
     assert O.kernel("aten::to.dtype")(x, D.float32, False, False, None) is x
     assert O.kernel("aten::to.dtype")(x, D.float32, False, True, None) is not x
     assert O.kernel("aten::to.prim_Device")(x, None, None, False, False) is x
+    assert O.kernel("aten::cpu")(x) is x           # every tsjit tensor is on the CPU
 
 
 def test_cpu_is_the_tensor_itself_on_cpu() -> None:
