@@ -129,8 +129,12 @@ def _breaks_graph(g):
 
 def test_pipelines_verify_under_tsjit_verify(monkeypatch):
     monkeypatch.setenv("TSJIT_VERIFY", "1")
-    with pytest.raises(LintError):
+    with pytest.raises(LintError, match="after pass .*_breaks_graph"):
         run_pipeline(Graph(), [_breaks_graph])
+    broken = Graph()
+    _breaks_graph(broken)
+    with pytest.raises(LintError, match="before the first pass"):
+        run_to_fixed_point(broken, [lambda g: False])
     monkeypatch.setenv("TSJIT_VERIFY", "0")
     assert run_pipeline(Graph(), [_breaks_graph])
     assert run_pipeline(Graph(), [_breaks_graph], verify=False)
