@@ -106,8 +106,10 @@ def check_node(n: Node, fail: Fail) -> None:
     if len(n.blocks) != kind.blocks:
         fail(f"{n.kind} must have {kind.blocks} block(s), not {len(n.blocks)}")
     ins, outs = len(n.inputs), len(n.outputs)
-    if kind.inputs is not None and ins != kind.inputs or ins < kind.min_inputs:
-        fail(f"{n.kind} has {ins} inputs, not {kind.inputs if kind.inputs is not None else 'at least %d' % kind.min_inputs}")
+    if kind.inputs is not None and ins != kind.inputs:
+        fail(f"{n.kind} has {ins} inputs, not {kind.inputs}")
+    if ins < kind.min_inputs:
+        fail(f"{n.kind} has {ins} inputs, not at least {kind.min_inputs}")
     if kind.outputs is not None and outs != kind.outputs:
         fail(f"{n.kind} has {outs} outputs, not {kind.outputs}")
     if n.kind == prim.If:
