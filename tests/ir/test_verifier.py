@@ -135,6 +135,8 @@ def test_pipelines_verify_under_tsjit_verify(monkeypatch):
     _breaks_graph(broken)
     with pytest.raises(LintError, match="before the first pass"):
         run_to_fixed_point(broken, [lambda g: False])
+    with pytest.raises(LintError, match="after pass .*<lambda>"):
+        run_pipeline(Graph(), [lambda g: not _breaks_graph(g), lambda g: False])
     monkeypatch.setenv("TSJIT_VERIFY", "0")
     assert run_pipeline(Graph(), [_breaks_graph])
     assert run_pipeline(Graph(), [_breaks_graph], verify=False)

@@ -23,6 +23,7 @@ from . import types as T
 from .diagnostics import TsjitError
 from .graph import Block, Graph, Node, Value
 from .node_kinds import node_kind, prim
+from .schema import FunctionSchema
 
 
 class LintError(TsjitError):
@@ -42,16 +43,21 @@ def lint(graph: Graph) -> None:
     def fail(msg: str) -> NoReturn:
         raise LintError(f"{msg}\n{graph}")
 
+    # Tests run this after every pass, so the loops read the private lists directly.
     def check_uses(n: Node) -> None:
-        for i, v in enumerate(n.inputs):
+        for i, v in enumerate(n._inputs):
             if id(v) not in defined:
                 fail(f"{n.kind} uses {v} before it is defined (or from another scope)")
-            if not any(u.user is n and u.offset == i for u in v.uses):
+            for u in v.uses:
+                if u.user is n and u.offset == i:
+                    break
+            else:
                 fail(f"use list of {v} misses input {i} of {n.kind}")
 
     def check_value_uses(v: Value) -> None:
         for u in v.uses:
-            if u.offset >= len(u.user.inputs) or u.user.inputs[u.offset] is not v:
+            ins = u.user._inputs
+            if u.offset >= len(ins) or ins[u.offset] is not v:
                 fail(f"use list of {v} names {u.user.kind} input {u.offset}, which is not it")
             if u.user.graph is not graph:
                 fail(f"{v} is used by a node of another graph")
@@ -156,9 +162,19 @@ def _check_loop(n: Node, fail: Fail) -> None:
             fail(f"carried value {body.inputs[i + 1]} leaves prim::Loop as {o}")
 
 
+# Nodes of one schema with the same input and output types check alike, so passing
+# signatures are kept: keyed by the schema's identity (the entry holds the schema, so
+# the id cannot be reused while it is there).
+_PASSED: dict[tuple, FunctionSchema] = {}
+_MAX_PASSED = 8192
+
+
 def _check_schema(n: Node, args: tuple[Value, ...], fail: Fail) -> None:
     """Arity and input types of `n` (its `args`) against `n.schema`."""
     s = n.schema
+    key = (id(s), tuple([v.type for v in args]), tuple([o.type for o in n.outputs]))
+    if _PASSED.get(key) is s:
+        return
     formals = s.arguments
     if len(args) < len(formals) or len(args) > len(formals) and not s.is_vararg:
         fail(f"{n.kind} has {len(args)} arguments for {len(formals)} in its schema {s}")
@@ -174,3 +190,6 @@ def _check_schema(n: Node, args: tuple[Value, ...], fail: Fail) -> None:
         if o.type != want:
             fail(f"output {o} of {n.kind} is not of the schema's return type "
                  f"{want.annotation_str()} (schema {s})")
+    if len(_PASSED) >= _MAX_PASSED:
+        _PASSED.clear()
+    _PASSED[key] = s

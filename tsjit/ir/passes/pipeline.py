@@ -1,6 +1,7 @@
 """Running passes: in order, or repeated until none changes the graph; with the
-verifier before the first pass and after each one when asked (or when `TSJIT_VERIFY=1`,
-as under the tests), so a broken graph is blamed on the pass that broke it."""
+verifier before the first pass and after each one that changed the graph when asked (or
+when `TSJIT_VERIFY=1`, as under the tests), so a broken graph is blamed on the pass that
+broke it."""
 from __future__ import annotations
 
 from typing import Callable, Optional
@@ -13,7 +14,8 @@ Pass = Callable[[Graph], bool]
 
 def run_pipeline(graph: Graph, passes: list[Pass], verify: Optional[bool] = None) -> bool:
     """Run `passes` in order; whether any changed the graph. With `verify` (default:
-    `TSJIT_VERIFY`), the verifier checks the graph before and after each pass."""
+    `TSJIT_VERIFY`), the verifier checks the graph before the passes and after each
+    one that changed it."""
     if verify is None:
         verify = verify_enabled()
     if verify:
@@ -40,9 +42,12 @@ def run_to_fixed_point(graph: Graph, passes: list[Pass], verify: Optional[bool] 
 
 def _run(graph: Graph, passes: list[Pass], verify: bool) -> bool:
     changed = False
-    for p in passes:
-        changed |= p(graph)
-        if verify:
+    for i, p in enumerate(passes):
+        changed_now = p(graph)
+        changed |= changed_now
+        # A pass that changed nothing left a verified graph (the last pass is checked
+        # anyway, should one change the graph without saying so).
+        if verify and (changed_now or i == len(passes) - 1):
             _lint(graph, f"after pass {p.__module__}.{p.__qualname__}")
     return changed
 
