@@ -155,3 +155,35 @@ def test_fixed_point_stops_when_a_round_changes_nothing():
     rounds.clear()
     run_to_fixed_point(Graph(), [lambda g: bool(rounds.append(1)) or True], max_rounds=5)
     assert len(rounds) == 5
+
+
+def test_types_through_tuples_lists_and_attributes():
+    g = Graph()
+    x, o = g.add_input(T.IntType, "x"), g.add_input(T.optional(T.IntType), "o")
+    tup = g.insert(g.create(prim.TupleConstruct, [x, x], 0)).add_output(
+        T.TupleType((T.IntType, T.IntType)))
+    # A pass may narrow a value: unpacking (int, int) into int? outputs is sound.
+    unpack = g.insert(g.create(prim.TupleUnpack, [tup], 0))
+    unpack.add_output(T.optional(T.IntType)), unpack.add_output(T.IntType)
+    lint(g)
+    g.insert(g.create(prim.ListConstruct, [x, o], 0)).add_output(T.ListType(T.IntType))
+    with pytest.raises(LintError, match="item %o : int\\? is not int"):
+        lint(g)
+
+
+def test_attributes_are_checked_against_the_class():
+    cls = T.ClassType("__torch__.C")
+    cls.add_attribute("a", T.IntType)
+    g = Graph()
+    obj = g.add_input(cls, "self")
+    get = g.insert(g.create(prim.GetAttr, [obj], 0))
+    get.attrs["name"] = "a"
+    get.add_output(T.IntType)
+    lint(g)
+    s = g.insert(g.create(prim.SetAttr, [obj, g.add_input(T.StrType, "s")], 0))
+    s.attrs["name"] = "a"
+    with pytest.raises(LintError, match="value %s : str is not int"):
+        lint(g)
+    s.attrs["name"] = "b"
+    with pytest.raises(LintError, match="has no attribute 'b'"):
+        lint(g)
