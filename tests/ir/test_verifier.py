@@ -33,6 +33,19 @@ def test_the_table_names_every_kind_once():
     assert all(name == f"prim::{attr}" for attr, name in vars(prim).items() if not attr.startswith("_"))
 
 
+def test_no_kind_of_the_table_is_spelled_as_a_string_elsewhere():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "tsjit")
+    literal = re.compile(r'"(%s)"' % "|".join(re.escape(k) for k in KINDS))
+    found = []
+    for folder, _, files in os.walk(root):
+        for f in files:
+            path = os.path.join(folder, f)
+            if f.endswith(".py") and f != "node_kinds.py":
+                with open(path, encoding="utf-8") as fh:
+                    found += [f"{os.path.relpath(path, root)}: {m.group(1)}" for m in literal.finditer(fh.read())]
+    assert not found, "use ir.node_kinds.prim instead of string literals:\n" + "\n".join(found)
+
+
 def test_operator_arity_and_types_follow_the_schema():
     g = Graph()
     x, s = g.add_input(T.IntType, "x"), g.add_input(T.StrType, "s")
