@@ -1,8 +1,7 @@
-"""Shared test configuration: the corpus helpers are importable as `corpus`."""
-import os
-import sys
+"""Shared test configuration (hypothesis profiles, golden files).
 
-sys.path.insert(0, os.path.dirname(__file__))
+Shared test code lives in tests/helpers/ (`from tests.helpers import corpus`)."""
+import os
 
 from hypothesis import settings  # noqa: E402
 

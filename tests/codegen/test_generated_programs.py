@@ -2,8 +2,8 @@
 error kinds and messages — and what CPython gives."""
 from hypothesis import HealthCheck, given, settings
 
-from program_gen import check_program, programs, run_program, run_python, same_outcome, same_value
-from conftest import executor
+from tests.helpers.program_gen import check_program, programs, run_program, run_python, same_outcome, same_value
+from tests.helpers.executors import executor
 
 
 def _identical(a, b) -> bool:

@@ -16,7 +16,8 @@ import pytest
 from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.ir.diagnostics import ParseError
-from test_parser import ERRORS
+
+from tests.helpers.parse_errors import ERRORS
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "corpus")
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tsjit.frontend import ast as A
 from tsjit.frontend.parser import parse, parse_expr
 from tsjit.ir.diagnostics import Source
-from unparse import difference, same, unparse
+from tests.helpers.unparse import difference, same, unparse
 
 R = Source("<generated>").range(0, 0)  # generated nodes need some range
 # Identifiers, a few of them non-ASCII or keyword-like; sampled (regexes are slow here).

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tsjit
-from models import Net, collatz_steps, mixed
+from tests.helpers.models import Net, collatz_steps, mixed
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serialize_corpus_util import CORPUS, pickle_records
-from test_ser_unpickler import INLINED_IRREGULAR, MALFORMED
+from tests.helpers.serialize_corpus import CORPUS, pickle_records
+from tests.helpers.bad_pickles import INLINED_IRREGULAR, MALFORMED
 from tsjit.serialize import fast_unpickle
 from tsjit.serialize.errors import UnpicklingError
 from tsjit.serialize.fast_unpickle import FALLBACK, try_fast, unpickle_records

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serialize_corpus_util import CORPUS
+from tests.helpers.bad_pickles import INLINED_IRREGULAR, MALFORMED
+from tests.helpers.serialize_corpus import CORPUS
 from tsjit.ir.diagnostics import TsjitError
 from tsjit.serialize.errors import ArchiveError, UnpicklingError
 from tsjit.serialize.pickle_format import (
@@ -125,53 +126,6 @@ def test_every_truncation_of_a_real_pickle_is_an_unpickling_error() -> None:
             assert info.value.offset is not None and info.value.offset <= n
 
 
-MALFORMED = {
-    "empty": b"",
-    "missing STOP": b"\x80\x02N",
-    "trailing data": b"\x80\x02N.junk",
-    "stack underflow": b"\x80\x02t.",
-    "pop underflow": b"\x80\x020.",
-    "tuple2 underflow": b"\x80\x02N\x86.",
-    "no mark": b"\x80\x02Ne.",
-    "empty stop": b"\x80\x02.",
-    "two values at STOP": b"\x80\x02NN.",
-    "mark open at STOP": b"\x80\x02(N.",
-    "bad memo index": b"\x80\x02h\x05.",
-    "bad long memo index": b"\x80\x02j\xff\xff\xff\x7f.",
-    "unknown opcode": b"\x80\x02\xff.",
-    "unknown opcode 2": b"\x80\x02!.",
-    "bad protocol": b"\x80\x09N.",
-    "huge unicode length": b"\x80\x02X\xff\xff\xff\xffab.",
-    "huge unicode8 length": b"\x80\x04\x8d" + b"\xff" * 8 + b"ab.",
-    "bad utf8": b"\x80\x02X\x02\x00\x00\x00\xff\xfe.",
-    "negative long4": b"\x80\x02\x8b\xff\xff\xff\xff.",
-    "frame past end": b"\x80\x04\x95\xff\x00\x00\x00\x00\x00\x00\x00N.",
-    "odd setitems": b"\x80\x02}(NNNu.",
-    "setitems on list": b"\x80\x02](NNu.",
-    "appends on dict": b"\x80\x02}(Ne.",
-    "unhashable key": b"\x80\x02}(]Nu.",
-    "build on list": b"\x80\x02]Nb.",
-    "reduce of non-global": b"\x80\x02N)R.",
-    "reduce with list args": b"\x80\x02c__torch__\nf\n]R.",
-    "newobj with args": b"\x80\x02c__torch__\nC\nN\x85\x81.",
-    "build twice": b"\x80\x02c__torch__\nC\n)\x81NbNb.",
-    "persistent id not tuple": b"\x80\x02NQ.",
-    "text persid": b"\x80\x02Pabc\n.",
-    "ext1": b"\x80\x02\x82\x01.",
-    "inst": b"(i__torch__\nC\n.",
-    "out-of-band buffer": b"\x80\x05\x97.",
-    "int text garbage": b"Ixyz\n.",
-    "float text garbage": b"Fxyz\n.",
-    "line without newline": b"I123",
-    "stack global non-str": b"\x80\x04NN\x93.",
-    "non-ascii binstring": b"U\x01\xff.",
-    "unquoted string": b"Sabc\n.",
-    "huge text int": b"I" + b"9" * 5000 + b"\n.",
-    "get text bad": b"g7\n.",
-    "put negative": b"Np-1\n.",
-}
-
-
 @pytest.mark.parametrize("label", sorted(MALFORMED))
 def test_malformed_pickles_raise_unpickling_error(label: str) -> None:
     with pytest.raises(UnpicklingError) as info:
@@ -207,38 +161,6 @@ def test_lengths_are_read_little_endian_and_unsigned() -> None:
     assert unpickle(b"\x80\x02J\xff\xff\xff\xff.", "t") == -1
     assert unpickle(b"\x80\x02G" + struct.pack(">d", -0.5) + b".", "t") == -0.5
     assert unpickle(b"\x80\x02\x8a\x00.", "t") == 0
-
-
-# The opcodes TorchScript pickles are made of are inlined in the unpickler's loop; their
-# irregular forms go to the general handlers, which report them at the opcode itself.
-INLINED_IRREGULAR = {
-    "binget truncated": (b"\x80\x02h", 2),
-    "binget unknown": (b"\x80\x02Nq\x00h\x01.", 5),
-    "binput empty stack": (b"\x80\x02q\x00.", 2),
-    "binput truncated": (b"\x80\x02Nq", 3),
-    "memoize empty stack": (b"\x80\x04\x94.", 2),
-    "tuple without mark": (b"\x80\x02Nt.", 3),
-    "binint2 truncated": (b"\x80\x02M\x01", 2),
-    "binint1 truncated": (b"\x80\x02K", 2),
-    "binint truncated": (b"\x80\x02J\x01\x02", 2),
-    "reduce underflow": (b"\x80\x02)R.", 3),
-    "reduce of a tuple": (b"\x80\x02))R.", 4),
-    "binunicode short length": (b"\x80\x02X\x01\x00", 2),
-    "binunicode short data": (b"\x80\x02X\x05\x00\x00\x00ab", 2),
-    "short_binunicode truncated": (b"\x80\x04\x8c\x03ab", 2),
-    "short_binunicode no length": (b"\x80\x04\x8c", 2),
-    "binpersid of a list": (b"\x80\x02]Q.", 3),
-    "binpersid underflow": (b"\x80\x02Q.", 2),
-    "newobj of a str": (b"\x80\x02X\x01\x00\x00\x00a)\x81.", 9),
-    "newobj underflow": (b"\x80\x02)\x81.", 3),
-    "setitems without mark": (b"\x80\x02}NNu.", 5),
-    "setitems on nothing": (b"\x80\x02(NNu.", 5),
-    "setitems on a tuple": (b"\x80\x02)(NNu.", 6),
-    "build underflow": (b"\x80\x02Nb.", 3),
-    "build on a reduce": (b"\x80\x02c__torch__\nf\n)R}b.", 18),
-    "stop with a mark open": (b"\x80\x02N(.", 4),
-    "stop on empty stack": (b"\x80\x02(N1.", 5),
-}
 
 
 @pytest.mark.parametrize("label", sorted(INLINED_IRREGULAR))

@@ -2,7 +2,7 @@
 
 API
 ---
-`programs(max_depth=2, max_statements=4)`
+`programs(max_depth=2, max_statements=4, for_pytorch=False, optional=True, jumps=True)`
     A hypothesis strategy of `Program`s: small, well-typed functions over int, float, bool,
     str, Optional[int], List[int], List[str] and Dict[str, int] with nested if/elif/else,
     while and for loops (range, lists, strings, enumerate, zip, dict items), break,
@@ -18,6 +18,8 @@ API
     Run the function in CPython, or compiled with `tsjit.jit.CompilationUnit` (under
     `tsjit.jit.set_executor(executor)` when `executor` is given). Arguments are deep-copied,
     so one tuple serves several runs.
+`run_callable(fn, args) -> Outcome`
+    Call an already scripted function or module.
 `run_torchscript(source, args, name="f") -> Outcome`
     Script and run it with PyTorch (when installed): checks the generator stays inside
     TorchScript and that TorchScript agrees with CPython on it.
@@ -25,6 +27,9 @@ API
     two loosely: equal values of the same types, or both raising (the kind must agree when
     both name one other than RuntimeError).
 `check_program(program, args=None, executor=None)`: assert tsjit gives what CPython gives.
+`module_source(program, package)`: a Python module holding the program and a module class
+    `M` whose forward calls it, written against `package` ("torch" or "tsjit"); archives
+    hold modules.
 `GLOBALS`: the names the sources use besides builtins (the typing names).
 
 Programs avoid what TorchScript deliberately does differently from Python, so any
@@ -56,6 +61,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from hypothesis import strategies as st
+
+from tests.helpers.executors import executor as run_under
 
 INT, FLOAT, BOOL, STR = "int", "float", "bool", "str"
 LINT, LSTR, DICT, OPT = "List[int]", "List[str]", "Dict[str, int]", "Optional[int]"
@@ -138,31 +145,22 @@ def run_python(source: str, args: tuple, name: str = "f") -> Outcome:
         return Outcome(error=type(e).__name__, message=str(e))
 
 
-@contextlib.contextmanager
-def _executor(executor: Optional[str]) -> Iterator[None]:
-    import tsjit
-    if executor is None:
-        yield
-        return
-    mode, threshold = tsjit.jit.get_executor()
-    tsjit.jit.set_executor(executor)
-    try:
-        yield
-    finally:
-        tsjit.jit.set_executor(mode, threshold)
-
-
 def run_program(source: str, args: tuple, executor: Optional[str] = None,
                 name: str = "f") -> Outcome:
     """Compile `source` with tsjit and run `name`; compile errors propagate (a generated
     program is always valid TorchScript), run-time errors are outcomes."""
     import tsjit
-    with _executor(executor):
-        fn = getattr(tsjit.jit.CompilationUnit(source, GLOBALS), name)
-        try:
-            return Outcome(fn(*copy.deepcopy(args)))
-        except tsjit.ScriptError as e:
-            return Outcome(error=e.kind, message=e.message)
+    with run_under(executor):
+        return run_callable(getattr(tsjit.jit.CompilationUnit(source, GLOBALS), name), args)
+
+
+def run_callable(fn: Callable, args: tuple) -> Outcome:
+    """Call a scripted function or module on (a copy of) `args`; its errors are outcomes."""
+    import tsjit
+    try:
+        return Outcome(fn(*copy.deepcopy(args)))
+    except tsjit.ScriptError as e:
+        return Outcome(error=e.kind, message=e.message)
 
 
 def run_torchscript(source: str, args: tuple, name: str = "f") -> Outcome:
@@ -222,6 +220,17 @@ def check_program(program: Program, args: Optional[tuple] = None,
         f"\n{program.source}\nargs: {args!r}\nCPython {expected}\ntsjit   {got}")
 
 
+def module_source(program: Program, package: str) -> str:
+    """The program and `class M(<package>.nn.Module)` whose forward calls `f`."""
+    header = program.source.split("def f(", 1)[1].split("\n", 1)[0]
+    ret = header.rsplit("->", 1)[1].rstrip(":").strip() if "->" in header else "None"
+    params = ", ".join(f"{n}: {t}" for n, t in program.params)
+    names = ", ".join(n for n, _ in program.params)
+    return (f"from typing import Dict, List, Optional, Tuple\nimport {package}\n\n" + program.source +
+            f"\n\nclass M({package}.nn.Module):\n    def forward(self, {params}) -> {ret}:\n"
+            f"        return f({names})\n")
+
+
 # --- generation --------------------------------------------------------------------------
 
 @dataclass
@@ -237,8 +246,10 @@ class _Builder:
     """Draws one program; methods take the generation depth left."""
 
     def __init__(self, draw: Callable, max_depth: int, max_statements: int,
-                 nonzero_divisors: bool = False) -> None:
+                 nonzero_divisors: bool = False, types: Tuple[str, ...] = tuple(TYPES),
+                 jumps: bool = True) -> None:
         self.draw = draw
+        self.types = list(types)                   # of parameters and variables
         self.max_depth = max_depth
         self.max_statements = max_statements
         self.counter = 0
@@ -247,7 +258,7 @@ class _Builder:
         self.scope = _Scope({})
         self.returns = ""                      # the return statement of the function
         self.none_tests = True                 # may conditions test `o is None`?
-        self.jumps = True                      # may blocks return/break/continue/raise?
+        self.jumps = jumps                     # may blocks return/break/continue/raise?
         self.raising = True                    # may expressions raise (IndexError, ...)?
 
     # -- small helpers
@@ -946,11 +957,11 @@ class _Builder:
         if self.chance(30):
             lines += self.helper_def() + ["", ""]
         n_params = self.draw(st.integers(1, 4))
-        params = [(f"a{i}", self.pick(TYPES)) for i in range(n_params)]
+        params = [(f"a{i}", self.pick(self.types)) for i in range(n_params)]
         self.scope = _Scope(dict(params))
         init: List[str] = []
         for i in range(self.draw(st.integers(1, 4))):
-            t = self.pick(TYPES)
+            t = self.pick(self.types)
             name = f"v{i}"
             init.append(f"    {name}: {t} = {self.initial(t)}")
             self.scope.vars[name] = t
@@ -1016,10 +1027,14 @@ def _clamp_len(e: E) -> str:
 
 @st.composite
 def programs(draw: Callable, max_depth: int = 2, max_statements: int = 4,
-             for_pytorch: bool = False) -> Program:
+             for_pytorch: bool = False, optional: bool = True, jumps: bool = True) -> Program:
     """Generated programs with one argument tuple each (see the module docstring);
-    `for_pytorch`: programs PyTorch can run without dying (no divisor can be zero)."""
-    builder = _Builder(draw, max_depth, max_statements, nonzero_divisors=for_pytorch)
+    `for_pytorch`: programs PyTorch can run without dying (no divisor can be zero);
+    `optional=False`: no Optional[int] variables or parameters; `jumps=False`: no
+    return, break, continue or raise inside blocks."""
+    types = tuple(t for t in TYPES if optional or t != OPT)
+    builder = _Builder(draw, max_depth, max_statements, nonzero_divisors=for_pytorch,
+                       types=types, jumps=jumps)
     source, params = builder.function()
     args = draw(st.tuples(*[value_of(t) for _, t in params]))
     return Program(source, "f", params, args)

@@ -5,7 +5,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from nn_util import Case, randn
+from tests.helpers.nn_util import Case, randn
 
 
 def _tensor(nn, a: np.ndarray):

@@ -12,7 +12,7 @@ import tsjit
 import tsjit.jit
 import tsjit.nn
 import tsjit.nn.functional
-from corpus import case_path
+from tests.helpers.corpus import case_path
 
 _ALIASES = {"torch": tsjit, "torch.nn": tsjit.nn, "torch.nn.functional": tsjit.nn.functional,
             "torch.jit": tsjit.jit}

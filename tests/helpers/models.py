@@ -41,3 +41,14 @@ def mixed(x: tsjit.Tensor, k: int, f: float, flag: bool) -> tsjit.Tensor:
         else:
             x = x - i
     return x
+
+
+class Tiny(nn.Module):
+    """A one-layer module (for save-failure tests)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+
+    def forward(self, x: tsjit.Tensor) -> tsjit.Tensor:
+        return self.fc(x)

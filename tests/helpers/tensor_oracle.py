@@ -1,6 +1,6 @@
 """The PyTorch differential oracle shared by the tensor kernel tests (no tests of its own).
 
-Sibling modules put this directory on sys.path and `import test_tensor_oracle as O`.
+Test modules import it as `from tests.helpers import tensor_oracle as O`.
 `O.diff("aten::add.Tensor", x, y, 1)` calls the registered tsjit kernel with one positional
 argument per schema argument, and `torch.ops.aten.add.Tensor` with the same values (numpy
 arrays become tensors of both kinds, keyword-only schema arguments are passed by name), then
@@ -40,7 +40,6 @@ FLOATS = [np.float32, np.float64]
 INTS = [np.int64, np.int32, np.int16, np.int8, np.uint8]
 ALL = FLOATS + INTS + [np.bool_]
 REAL = FLOATS + INTS
-
 
 # ---- strategies ------------------------------------------------------------------------------
 def elements(dt: Any, big: bool = True, special: bool = True) -> st.SearchStrategy:

@@ -6,7 +6,9 @@ import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
-CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+from tests.helpers import corpus
+
+CORPUS = Path(corpus.CORPUS)
 ARCHIVES = sorted(CORPUS.glob("*/model.pt"))
 
 

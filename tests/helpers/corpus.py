@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-CORPUS = os.path.join(os.path.dirname(__file__), "data", "corpus")
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # tests/
+CORPUS = os.path.join(TESTS, "data", "corpus")
 
 
 @dataclass
@@ -156,9 +157,8 @@ def run_calls(module: Any, case: str) -> list[str]:
     return failures
 
 
-_HERE = os.path.dirname(__file__)
-STATUS_FILES = {"archives": os.path.join(_HERE, "serialize", "corpus_known_failing.txt"),
-                "sources": os.path.join(_HERE, "frontend", "sources_known_failing.txt")}
+STATUS_FILES = {"archives": os.path.join(TESTS, "serialize", "corpus_known_failing.txt"),
+                "sources": os.path.join(TESTS, "frontend", "sources_known_failing.txt")}
 
 
 def known_failing(kind: str) -> dict[str, dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Parser timings (not a test): `python tests/frontend/bench_parser.py [repeats]`.
+"""Parser timings (not a test): `python benchmarks/bench_parser.py [repeats]`.
 
 Prints the first-parse cost in fresh processes (cold and warm table cache, lark import
 included) and the best-of-N parse time of a few corpus files, one of ~65 lines.
@@ -14,7 +14,7 @@ import time
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "corpus"
 PROBE = r"""
 import json, time
