@@ -3,7 +3,10 @@
 Shared test code lives in tests/helpers/ (`from tests.helpers import corpus`)."""
 import os
 
-from hypothesis import settings
+# Every pass pipeline runs the IR verifier after each pass under the tests.
+os.environ.setdefault("TSJIT_VERIFY", "1")
+
+from hypothesis import settings  # noqa: E402
 
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).
 # Examples are derandomized so that a run (and CI) is reproducible; TSJIT_FUZZ=1 draws
