@@ -8,6 +8,8 @@ import tsjit
 from tests.helpers.corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
 from tests.helpers.corpus_sources import scripted_from_source
 
+pytestmark = pytest.mark.slow
+
 EXECUTORS = ("interpreter", "codegen")
 _ARCHIVES = known_failing("archives").get("load", {})
 # this file does not compare the two saves' bytes: a case failing only on that runs here

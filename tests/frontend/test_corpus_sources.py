@@ -10,6 +10,8 @@ import tsjit
 from tests.helpers.corpus import case_names, known_failing, run_calls
 from tests.helpers.corpus_sources import scripted_from_source
 
+pytestmark = pytest.mark.slow
+
 KNOWN: dict[str, str] = known_failing("sources").get("source", {})
 
 

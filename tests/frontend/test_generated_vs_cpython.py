@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tests.helpers import program_gen as pg
 
+pytestmark = pytest.mark.slow
+
 try:
     import torch
 except ImportError:   # the oracle is optional

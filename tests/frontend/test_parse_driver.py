@@ -61,6 +61,7 @@ def _definitions() -> Iterator[tuple[str, str, Any]]:
                 yield f"{path}:{first}", "".join(lines[first - 1:node.end_lineno]), fn
 
 
+@pytest.mark.slow
 def test_sources_parse_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
     for label, text, fn in _definitions():

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import tsjit
 from tests.helpers.models import Net, collatz_steps, mixed
@@ -75,6 +76,7 @@ def test_no_jitter(tmp_path):
     assert (c / "net.pt").read_bytes() == first
 
 
+@pytest.mark.slow
 def test_quickstart_example_runs(tmp_path):
     out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "quickstart.py")],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)

@@ -5,10 +5,13 @@ import importlib.util
 import sys
 
 from hypothesis import HealthCheck, example, given, settings
+import pytest
 
 import tsjit
 
 from tests.helpers import program_gen as pg
+
+pytestmark = pytest.mark.slow
 
 _counter = iter(range(10 ** 9))
 

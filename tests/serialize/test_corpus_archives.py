@@ -8,6 +8,8 @@ import pytest
 import tsjit
 from tests.helpers.corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
 
+pytestmark = pytest.mark.slow
+
 _KNOWN = known_failing("archives")
 KNOWN_FAILING_LOAD: dict[str, str] = _KNOWN.get("load", {})
 KNOWN_FAILING_RESAVE: dict[str, str] = _KNOWN.get("resave", {})

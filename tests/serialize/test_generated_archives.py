@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from tests.helpers import program_gen as pg
 import tsjit
 
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
 
 

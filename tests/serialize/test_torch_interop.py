@@ -10,6 +10,8 @@ torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip insta
 
 from tests.helpers.models import Net
 
+pytestmark = pytest.mark.slow
+
 RESAVE_FAILING = set(known_failing("archives").get("resave", {}))
 
 
