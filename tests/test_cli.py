@@ -1,7 +1,7 @@
 """The `tsjit` command."""
 import numpy as np
 
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.cli import main
 
 

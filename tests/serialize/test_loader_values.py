@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tsjit
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.serialize import loader as L
 from tsjit.serialize import pickle_format as P
 from tsjit.serialize import tensor_views as V
