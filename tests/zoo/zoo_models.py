@@ -140,7 +140,9 @@ def _hf_t5_encoder():
 
 def _hf_t5():
     import transformers as T
-    return T.T5Model(_t5_config()), (_ids(), _ids(n=6))
+    import torch
+    ids = _ids()
+    return T.T5Model(_t5_config()), (ids, torch.ones_like(ids), _ids(n=6))
 
 
 def _hf_vit():
