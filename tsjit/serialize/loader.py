@@ -353,7 +353,7 @@ def load_module(path: Any, extra_files: Optional[dict] = None) -> Any:
 def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
     """The module in an open archive (see load_module)."""
     from ..jit.script_module import ScriptModule
-    read_version(reader)
+    version = read_version(reader)
     if reader.has("byteorder"):
         order = reader.read("byteorder").decode("ascii", "replace").strip()
         if order != "little":
@@ -379,7 +379,7 @@ def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
 
     constants: list = []
     cu = CompilationUnit()
-    importer = SourceImporter(cu, read_code, constants)
+    importer = SourceImporter(cu, read_code, constants, version)
     if reader.has("constants.pkl"):
         where = f"{top}/constants.pkl"
         raw = unpickle_records(reader.read("constants.pkl"), where)
