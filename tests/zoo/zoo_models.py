@@ -126,10 +126,10 @@ def _hf_gpt2():
     return T.GPT2Model(c), (_ids(),)  # GPT2LMHeadModel fails with return_dict=False
 
 
-def _t5_config():
+def _t5_config(return_dict: bool = False):
     import transformers as T
     return T.T5Config(vocab_size=99, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=2,
-                      relative_attention_num_buckets=8, torchscript=True, return_dict=False,
+                      relative_attention_num_buckets=8, torchscript=True, return_dict=return_dict,
                       use_cache=False)
 
 
@@ -139,10 +139,24 @@ def _hf_t5_encoder():
 
 
 def _hf_t5():
-    import transformers as T
     import torch
+    import transformers as T
+
+    class Seq2Seq(torch.nn.Module):
+        """T5Model returning a tuple: with return_dict=False, transformers 5's T5Model fails
+        (it reads `.last_hidden_state` of a tuple), so the wrapper asks for a dict."""
+
+        def __init__(self):
+            super().__init__()
+            self.model = T.T5Model(_t5_config(return_dict=True))
+
+        def forward(self, input_ids, attention_mask, decoder_input_ids):
+            out = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                             decoder_input_ids=decoder_input_ids, return_dict=True)
+            return out.last_hidden_state, out.encoder_last_hidden_state
+
     ids = _ids()
-    return T.T5Model(_t5_config()), (ids, torch.ones_like(ids), _ids(n=6))
+    return Seq2Seq(), (ids, torch.ones_like(ids), _ids(n=6))
 
 
 def _hf_vit():
