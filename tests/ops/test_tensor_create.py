@@ -148,6 +148,12 @@ def test_to_returns_self_when_nothing_changes() -> None:
     assert O.kernel("aten::to.prim_Device")(x, None, None, False, False) is x
 
 
+def test_cpu_is_the_tensor_itself_on_cpu() -> None:
+    x = O.t([1.0, 2.0])
+    assert O.kernel("aten::cpu")(x) is x      # PyTorch returns self when already on the CPU
+    O.diff("aten::cpu", np.arange(6.0).reshape(2, 3))
+
+
 @SET
 @given(a=O.arrays(max_side=2, max_dims=1))
 def test_scalar_conversions(a: np.ndarray) -> None:

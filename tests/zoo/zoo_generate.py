@@ -109,11 +109,11 @@ def calibrate_batchnorm(model: Any, inputs: tuple) -> None:
     order of the kept boxes is decided by ties); BatchNorm with the input's own statistics
     keeps them near unit scale, so the outputs say something about the computation."""
     import torch
+    model.eval()
     bns = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
     if not bns:
         return
     momenta = [bn.momentum for bn in bns]
-    model.eval()
     for bn in bns:
         bn.reset_running_stats()
         bn.momentum = None        # a cumulative average: after one run, that run's statistics

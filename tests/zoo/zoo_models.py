@@ -172,7 +172,9 @@ def _hf_whisper_encoder():
     c = T.WhisperConfig(vocab_size=99, num_mel_bins=16, d_model=32, encoder_layers=2,
                         encoder_attention_heads=2, decoder_layers=1, decoder_attention_heads=2,
                         encoder_ffn_dim=64, decoder_ffn_dim=64, max_source_positions=16,
-                        max_target_positions=16, torchscript=True, return_dict=False)
+                        max_target_positions=16, pad_token_id=0, bos_token_id=1,
+                        eos_token_id=2, decoder_start_token_id=1, torchscript=True,
+                        return_dict=False)
     return T.WhisperModel(c).get_encoder(), (_img(1, 16, 32),)
 
 

@@ -6,6 +6,7 @@ from typing import Any, Optional
 from ..ir import types as T
 from ..ir.diagnostics import CompileError
 from . import ast
+from .parser import parse_expr
 
 _BY_NAME = {
     "Tensor": T.TensorType, "int": T.IntType, "float": T.FloatType, "bool": T.BoolType,
@@ -58,7 +59,6 @@ def type_from_expr(c: Any, e: ast.Expr) -> T.Type:
         if e.value is None:
             return T.NoneType
         if isinstance(e.value, str):
-            from .parser import parse_expr
             return type_from_expr(c, parse_expr(e.value, e.range.source.filename))
         raise CompileError("this is not a type", e.range)
     if isinstance(e, ast.Subscript):

@@ -10,8 +10,9 @@ from typing import Any, Optional
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
+from .iteration import EnumerateValue, ZipValue
 from .schema_matching import NamedValue
-from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue,
+from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue, SliceValue,
                       SpecialForm, SugaredValue)
 
 
@@ -20,7 +21,6 @@ class IterableForm(SpecialForm):
     (`range(n)`, `zip(...)`, `enumerate(...)`), so they are compiled sugared."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
-        from .iteration import EnumerateValue, ZipValue
         for a in e.args:
             if isinstance(a, ast.Starred):
                 raise CompileError("starred arguments are not supported", a.range)
@@ -49,7 +49,6 @@ class ListForm(SpecialForm):
     no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
-        from .iteration import EnumerateValue, ZipValue
         if len(e.args) != 1 or e.keywords or isinstance(e.args[0], ast.Starred):
             raise CompileError("list() takes exactly one positional argument", e.range)
         sv = _iterable(c, e.args[0])
@@ -63,7 +62,6 @@ class ListForm(SpecialForm):
 
 
 def _iterable(c: Any, e: ast.Expr) -> SugaredValue:
-    from .iteration import EnumerateValue, ZipValue
     sv = c.emit_sugared(e)
     if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
         return sv
@@ -85,7 +83,7 @@ class TypeArgForm(SpecialForm):
         if len(e.args) != 2:
             raise CompileError(f"{self.name}() takes a type and a value", e.range)
         value_expr = e.args[1]
-        if self.name == "annotate" and _is_tolist_call(value_expr):
+        if self.name == "annotate" and is_tolist_call(value_expr):
             return SimpleValue(emit_tolist(c, value_expr, t, e.range))
         v = c.emit_expr(value_expr, t)
         if self.name == "annotate":
@@ -103,7 +101,7 @@ class TypeArgForm(SpecialForm):
         return SimpleValue(c.insert("prim::unchecked_cast", [v], [t], e.range).output())
 
 
-def _is_tolist_call(e: ast.Expr) -> bool:
+def is_tolist_call(e: ast.Expr) -> bool:
     return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
         e.func.attr == "tolist" and not e.args and not e.keywords
 
@@ -168,6 +166,19 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
         c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
+    if name == "slice":
+        if kwargs:
+            raise CompileError("Slice does not accept any keyword arguments", rng)
+        if not 1 <= len(args) <= 3:
+            raise CompileError("slice() takes 1 to 3 arguments", rng)
+        vals = [a.value for a in args]
+        for a in args:
+            if a.value.type not in (T.IntType, T.NoneType) and \
+                    a.value.type != T.OptionalType(T.IntType):
+                raise CompileError(f"slice() arguments must be int or None, not "
+                                   f"{a.value.type.annotation_str()}", a.range or rng)
+        start, stop, step = ([None] + vals + [None])[:3] if len(vals) == 1 else (vals + [None])[:3]
+        return SliceValue(start, stop, step)
     if name == "print":
         c.insert("prim::Print", [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
@@ -216,6 +227,7 @@ def builtin_names() -> dict[str, SugaredValue]:
     """The names every scope sees unless shadowed."""
     table: dict[str, SugaredValue] = {
         "range": SpecialForm("range"), "print": SpecialForm("print"),
+        "slice": SpecialForm("slice"),
         "int": SpecialForm("int", T.IntType), "float": SpecialForm("float", T.FloatType),
         "bool": SpecialForm("bool", T.BoolType), "str": SpecialForm("str", T.StrType),
         "complex": SpecialForm("complex", T.ComplexType),
@@ -236,6 +248,31 @@ def builtin_names() -> dict[str, SugaredValue]:
         "ops": NamespaceValue("ops"),
     }
     return table
+
+
+class ConstantFunction(SugaredValue):
+    """A function whose call is a constant in scripted code (`torch.jit.is_tracing()`)."""
+
+    kind = "a builtin function"
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def call(self, c: Any, rng: SourceRange, args: list[NamedValue],
+             kwargs: dict[str, NamedValue]) -> SugaredValue:
+        if args or kwargs:
+            raise CompileError("this function takes no arguments", rng)
+        return SimpleValue(c.emit_constant(self.value, rng))
+
+
+def python_builtin(name: str) -> SugaredValue:
+    """What a Python function marked `__tsjit_builtin__ = name` (tsjit.jit.annotate,
+    tsjit.jit.isinstance, tsjit.jit.is_tracing, ...) means in scripted code."""
+    if name == "is_tracing":
+        return ConstantFunction(False)
+    found = lookup_builtin(name)
+    assert found is not None, name
+    return found
 
 
 def lookup_builtin(name: str) -> Optional[SugaredValue]:

@@ -13,16 +13,21 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
-from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline
+from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline, run_to_fixed_point
 from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
 from .annotations import broadcast_size
+from .constants import eval_constant
 from .emitter import Emitter
 from .environment import Environment, Undefined, assigned_names, meaningful_name
+from .indexing import emit_tensor_getitem, emit_tensor_setitem, is_advanced
+from .iteration import iteration, module_items
+from .operators import BINARY_OPS
+from .parser import parse_expr
 from .refinement import refinements
 from .schema_matching import NamedValue
-from .sugared import SimpleValue, SugaredValue
+from .sugared import SimpleValue, SliceValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 # Variables the compiler introduces for a return inside a loop ("$" keeps them apart
@@ -66,13 +71,10 @@ class FunctionCompiler(Emitter):
                                    "all paths", d.range)
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
-        exit_transform.run(self.graph)
-        # Folding exposes dead branches and simplifying exposes more folding: iterate to a
-        # fixed point, so compiling printed code cannot simplify any further (no jitter).
-        for _ in range(20):
-            changed = constant_propagation.run(self.graph, _kernel_for)
-            if not (run_pipeline(self.graph, CLEANUP) or changed):
-                break
+        run_pipeline(self.graph, [exit_transform.run])
+        # To a fixed point, so compiling printed code cannot simplify any further (no jitter).
+        run_to_fixed_point(self.graph, [lambda g: constant_propagation.run(g, registry.kernel_for)]
+                           + CLEANUP)
         ret = Argument("", self.declared_return or self.graph.outputs[0].type)
         self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))
         self.fn.graph = self.graph
@@ -130,11 +132,9 @@ class FunctionCompiler(Emitter):
 
     def constant_default(self, e: ast.Expr, t: T.Type) -> Any:
         """A parameter default must be a constant expression."""
-        from .constants import eval_constant
         return eval_constant(e, t)
 
     def parse_type_comment(self, text: str, rng: SourceRange) -> tuple[list[T.Type], T.Type]:
-        from .parser import parse_expr
         if "->" not in text:
             raise CompileError("a type comment must look like '(int, float) -> str'", rng)
         params, ret = text.split("->", 1)
@@ -183,7 +183,6 @@ class FunctionCompiler(Emitter):
     def stmt_Assign(self, s: ast.Assign) -> None:
         hint = None
         if s.type_comment:
-            from .parser import parse_expr
             hint = self.type_from_expr(parse_expr(s.type_comment, s.range.source.filename))
         if len(s.targets) == 1 and isinstance(s.targets[0], (ast.TupleLit, ast.ListLit)) \
                 and isinstance(s.value, (ast.TupleLit, ast.ListLit)) \
@@ -194,7 +193,16 @@ class FunctionCompiler(Emitter):
                 # As in PyTorch (a tuple built and unpacked), the values keep their names.
                 self.assign_to(t, v, s.range, name_value=False)
             return
-        value = self.emit_expr(s.value, hint)
+        if hint is None and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and \
+                isinstance(s.value, ast.Call):
+            sv = self.emit_sugared(s.value)
+            if isinstance(sv, SliceValue):
+                # `a = slice(1)`: the variable names the slice, as in PyTorch; it is no value.
+                self.env.assign(s.targets[0].id, sv)
+                return
+            value = sv.as_value(self, s.value.range)
+        else:
+            value = self.emit_expr(s.value, hint)
         if hint is not None:
             value = self.check_declared(value, hint, s.value.range)
         # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
@@ -250,7 +258,6 @@ class FunctionCompiler(Emitter):
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
             if container.type == T.TensorType:
-                from .indexing import emit_tensor_getitem, emit_tensor_setitem, is_advanced
                 view = emit_tensor_getitem(self, container, target.index, target.range)
                 new = self.emit_augmented(view, s.op, s.value, s.range)
                 if is_advanced(view):
@@ -314,7 +321,6 @@ class FunctionCompiler(Emitter):
                  rng: SourceRange, scoped: bool = False) -> None:
         """A for loop over `iterable`; `scoped`: the loop's names do not outlive it
         (comprehensions)."""
-        from .iteration import iteration, module_items
         items = module_items(self, iterable, rng)
         if items is not None:
             # Iterating a ModuleList / Sequential / ModuleDict unrolls the loop.
@@ -370,6 +376,9 @@ class FunctionCompiler(Emitter):
                 self.env.assign(t.id, Undefined(f"'{t.id}' was deleted"))
             elif isinstance(t, ast.Subscript):
                 container = self.emit_expr(t.value)
+                if isinstance(t.index, ast.Slice):
+                    raise CompileError("del statements only support deletion at a single index, "
+                                       "slicing is not supported", t.range)
                 key = self.emit_expr(t.index)
                 self.emit_builtin("aten::Delete", [NamedValue(container), NamedValue(key)], {}, t.range)
             else:
@@ -584,7 +593,6 @@ class FunctionCompiler(Emitter):
         elif isinstance(target, ast.Subscript):
             container = self.emit_expr(target.value)
             if container.type == T.TensorType:
-                from .indexing import emit_tensor_setitem
                 emit_tensor_setitem(self, container, target.index, value, rng)
                 return
             index = self.emit_expr(target.index)
@@ -618,17 +626,6 @@ class FunctionCompiler(Emitter):
         return sv
 
 
-BINARY_OPS = {
-    "+": "aten::add", "-": "aten::sub", "*": "aten::mul", "/": "aten::div",
-    "//": "aten::floordiv", "%": "aten::remainder", "**": "aten::pow", "@": "aten::matmul",
-    "&": "aten::__and__", "|": "aten::__or__", "^": "aten::__xor__",
-    "<<": "aten::__lshift__", ">>": "aten::__rshift__",
-}
-
-
-def _kernel_for(n: Any) -> Any:
-    o = registry.find_by_schema(n.schema)
-    return o.kernel if o is not None else None
 
 
 def _dotted_name(e: ast.Expr) -> str:

@@ -7,15 +7,19 @@ from ..ir import CompilationUnit, Function, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ops import registry
+from .._tensor import Tensor
 from . import ast
+from .annotations import type_from_expr
+from .builtins import call_special, emit_tolist, is_tolist_call
+from .environment import Environment
+from .indexing import emit_slice, emit_tensor_getitem, slice_parts
+from .iteration import ModuleDictView
+from .operators import BINARY_OPS, COMPARE_OPS, MAGIC_METHODS, SPECIAL_OPS, UNARY_OPS
+from .refinement import refinements
 from .schema_matching import NamedValue, match_schemas
 from .sugared import (BuiltinFunction, ClassValue, FunctionValue, MethodValue, NamespaceValue,
-                      RangeValue, SimpleValue, SugaredValue)
+                      RangeValue, SimpleValue, SpecialForm, SugaredValue)
 
-COMPARE_OPS = {
-    "==": "aten::eq", "!=": "aten::ne", "<": "aten::lt", "<=": "aten::le", ">": "aten::gt",
-    ">=": "aten::ge", "is": "aten::__is__", "is_not": "aten::__isnot__",
-}
 TYPE_CONSTRUCTORS = ("List", "Dict", "Tuple", "Optional", "Union", "Final", "list", "dict",
                      "tuple", "Future")
 
@@ -137,8 +141,7 @@ class Emitter:
     def emit_expr(self, e: ast.Expr, hint: Optional[T.Type] = None) -> Value:
         """Compile `e` to a first-class value."""
         if hint is not None and isinstance(hint, T.ListType):
-            from .builtins import _is_tolist_call, emit_tolist
-            if _is_tolist_call(e):
+            if is_tolist_call(e):
                 return emit_tolist(self, e, hint, e.range)
         if isinstance(e, ast.ListLit):
             return self.emit_list_literal(e, hint)
@@ -178,7 +181,6 @@ class Emitter:
         return callee.call(self, e.range, args, kwargs)
 
     def expr_BinOp(self, e: ast.BinOp) -> SugaredValue:
-        from .compiler import BINARY_OPS
         lhs = self.emit_expr(e.left)
         rhs = self.emit_expr(e.right)
         return SimpleValue(self.emit_binary(BINARY_OPS[e.op], lhs, rhs, e.range))
@@ -214,8 +216,7 @@ class Emitter:
         v = self.emit_expr(e.operand)
         if e.op == "+":
             return SimpleValue(v)
-        name = {"-": "aten::neg", "~": "aten::bitwise_not"}[e.op]
-        return SimpleValue(self.emit_builtin(name, [NamedValue(v)], {}, e.range))
+        return SimpleValue(self.emit_builtin(UNARY_OPS[e.op], [NamedValue(v)], {}, e.range))
 
     def expr_Compare(self, e: ast.Compare) -> SugaredValue:
         if len(e.ops) > 1:
@@ -253,13 +254,11 @@ class Emitter:
 
     def expr_BoolOp(self, e: ast.BoolOp) -> SugaredValue:
         # Short-circuit: `a and b` is `b if a else False`, `a or b` is `True if a else b`.
-        from .refinement import refinements
         yes, no = refinements(self, e.left)
         lhs = self.emit_condition(e.left)
 
         def rhs() -> Value:
             # The right operand runs only where the left one decided nothing: refine for it.
-            from .environment import Environment
             saved = self.env
             self.env = Environment(saved, self.graph.insert_block)
             self.env.refined.update(yes if e.op == "and" else no)
@@ -285,8 +284,6 @@ class Emitter:
         return node.output()
 
     def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
-        from .environment import Environment
-        from .refinement import refinements
         refs = refinements(self, e.test)
         cond = self.emit_condition(e.test)
         node = self.insert("prim::If", [cond], [], e.range)
@@ -461,9 +458,20 @@ class Emitter:
         if isinstance(base, SimpleValue) and isinstance(base.value.type, T.ClassType) and \
                 base.value.type.is_module and "__getitem__" not in base.value.type.methods:
             # `self.layers[0]`, `self.blocks["a"]`: a constant index picks the submodule.
-            key = self.constant_of(self.emit_expr(e.index))
             names = [a.name for a in base.value.type.attributes
                      if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module]
+            parts = slice_parts(self, e.index)
+            if parts is not None:
+                # `self.layers[1:3]`: the picked submodules, as a tuple (PyTorch's sliced
+                # ModuleList becomes one where a value is needed).
+                bounds = [None if p is None else self.constant_of(p) for p in parts]
+                if any(b is ... for b in bounds):
+                    raise CompileError("module containers can only be sliced by constants",
+                                       e.index.range)
+                picked = [base.attr(self, e.range, n).as_value(self, e.range)
+                          for n in names[slice(*bounds)]]
+                return SimpleValue(self.emit_tuple(picked, e.range))
+            key = self.constant_of(self.emit_expr(e.index))
             if isinstance(key, int) and not isinstance(key, bool) and -len(names) <= key < len(names):
                 key = names[key]
             if not isinstance(key, str) or key not in names:
@@ -471,25 +479,14 @@ class Emitter:
                                    "one of their modules", e.index.range)
             return base.attr(self, e.range, key)
         if isinstance(base, SimpleValue) and base.value.type == T.TensorType:
-            from .indexing import emit_tensor_getitem
             return SimpleValue(emit_tensor_getitem(self, base.value, e.index, e.range))
-        if isinstance(e.index, ast.Slice):
+        parts = slice_parts(self, e.index)
+        if parts is not None:
             v = base.as_value(self, e.value.range)
-            return SimpleValue(self.emit_slice(v, e.index, e.range))
+            return SimpleValue(emit_slice(self, v, parts, e.range))
         if isinstance(base, SimpleValue):
             return base.getitem(self, e.range, self.emit_expr(e.index))
         return base.getitem(self, e.range, e.index)
-
-    def emit_slice(self, v: Value, s: ast.Slice, rng: SourceRange) -> Value:
-        def part(x: Optional[ast.Expr]) -> Value:
-            return self.emit_constant(None, rng) if x is None else self.emit_expr(x)
-        args = [NamedValue(v), NamedValue(part(s.lower)), NamedValue(part(s.upper))]
-        step = self.emit_constant(1, rng) if s.step is None else self.emit_expr(s.step)
-        if v.type == T.TensorType:
-            zero = self.emit_constant(0, rng)
-            return self.emit_builtin("aten::slice", [args[0], NamedValue(zero)] + args[1:] +
-                                     [NamedValue(step)], {}, rng)
-        return self.emit_builtin("aten::slice", args + [NamedValue(step)], {}, rng)
 
     def emit_subscript(self, container: Value, index: Value, rng: SourceRange) -> Value:
         t = container.type
@@ -519,7 +516,6 @@ class Emitter:
     # --- types --------------------------------------------------------------------
     def type_from_expr(self, e: ast.Expr) -> T.Type:
         """The type an annotation expression denotes."""
-        from .annotations import type_from_expr
         return type_from_expr(self, e)
 
     # --- objects, methods, functions ----------------------------------------------
@@ -541,7 +537,6 @@ class Emitter:
             return SimpleValue(self.emit_method_call(obj, name, [], {}, rng, t.properties[name]))
         if t.is_module and t.qualified_name.endswith("ModuleDict") and \
                 name in ("items", "keys", "values"):
-            from .iteration import ModuleDictView
             view = ModuleDictView(obj, name)
             return _ViewMethod(view)
         return self.resolver.missing_attribute(self, obj, t, name, rng)
@@ -636,7 +631,6 @@ class Emitter:
             return NamespaceValue(name, f"ops.{name}")
         full = f"{ns.namespace}::{name}"
         if full in SPECIAL_OPS:
-            from .sugared import SpecialForm
             return SpecialForm(full)
         if registry.overloads(full):
             return BuiltinFunction(full)
@@ -644,7 +638,6 @@ class Emitter:
 
     def call_special(self, name: str, rng: SourceRange, args: list[NamedValue],
                      kwargs: dict[str, NamedValue]) -> SugaredValue:
-        from .builtins import call_special
         return call_special(self, name, rng, args, kwargs)
 
     def emit_raise(self, exc: Optional[ast.Expr], rng: SourceRange) -> None:
@@ -693,17 +686,6 @@ class _NewValue(SugaredValue):
         return SimpleValue(c.insert("prim::CreateObject", [], [self.t], e.range).output())
 
 
-SPECIAL_OPS = {"prim::RaiseException"}
-MAGIC_METHODS = {
-    "aten::len": "__len__", "aten::__contains__": "__contains__",
-    "aten::__getitem__": "__getitem__", "aten::_set_item": "__setitem__",
-    "aten::eq": "__eq__", "aten::ne": "__ne__", "aten::lt": "__lt__", "aten::le": "__le__",
-    "aten::gt": "__gt__", "aten::ge": "__ge__", "aten::add": "__add__", "aten::sub": "__sub__",
-    "aten::mul": "__mul__", "aten::div": "__truediv__", "aten::str": "__str__",
-    "aten::Int": "__int__", "aten::Float": "__float__", "aten::Bool": "__bool__",
-    "aten::neg": "__neg__", "aten::hash": "__hash__", "aten::remainder": "__mod__",
-    "aten::floordiv": "__floordiv__", "aten::pow": "__pow__",
-}
 _NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.NumberType)
 
 
@@ -751,7 +733,6 @@ def constant_type(value: Any) -> T.Type:
         return T.ListType(elems[0] if elems else T.IntType)
     if isinstance(value, T.EnumValue):
         return value.type
-    from .._tensor import Tensor
     if isinstance(value, Tensor):
         return T.TensorType
     return T.AnyType

@@ -17,6 +17,30 @@ from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .schema_matching import NamedValue
+from .sugared import SimpleValue, SliceValue, SpecialForm
+
+SliceParts = tuple[Optional[Value], Optional[Value], Optional[Value]]
+
+
+def is_slice(c: Any, e: ast.Expr) -> bool:
+    """Whether index `e` is a slice: `a:b:c`, `slice(a, b, c)` or a variable holding one
+    (found without emitting anything)."""
+    if isinstance(e, ast.Slice):
+        return True
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+        callee = c.emit_sugared(e.func)
+        return isinstance(callee, SpecialForm) and callee.name == "slice"
+    return isinstance(e, ast.Name) and isinstance(c.env.lookup(e.id), SliceValue)
+
+
+def slice_parts(c: Any, e: ast.Expr) -> Optional[SliceParts]:
+    """start, stop, step (Values or None) of a slice index (see is_slice); else None."""
+    if not is_slice(c, e):
+        return None
+    if isinstance(e, ast.Slice):
+        return tuple(None if x is None else c.emit_expr(x)   # type: ignore[return-value]
+                     for x in (e.lower, e.upper, e.step))
+    return c.emit_sugared(e).parts
 
 
 def _parts(index: ast.Expr) -> list[ast.Expr]:
@@ -38,8 +62,9 @@ def _views(c: Any, x: Value, index: ast.Expr, rng: SourceRange) -> tuple[Value, 
             dim += 1
             tensors.append(None)
             continue
-        if isinstance(p, ast.Slice):
-            x = _slice(c, x, dim, p, rng)
+        if is_slice(c, p):
+            dim_value = c.emit_constant(dim, rng)
+            x = _slice(c, x, dim_value, slice_parts(c, p), rng)
             dim += 1
             tensors.append(None)
             continue
@@ -64,13 +89,10 @@ def _call(c: Any, name: str, args: list[Value], rng: SourceRange) -> Value:
     return c.emit_builtin(name, [NamedValue(a) for a in args], {}, rng)
 
 
-def _slice(c: Any, x: Value, dim: int, s: ast.Slice, rng: SourceRange) -> Value:
+def _slice(c: Any, x: Value, dim: Value, parts: Any, rng: SourceRange) -> Value:
     # Trailing defaults are left to the schema, so `x[:]` prints as torch.slice(x).
-    args = [x, c.emit_constant(dim, rng)]
-    start = None if s.lower is None else c.emit_expr(s.lower)
-    end = None if s.upper is None else c.emit_expr(s.upper)
-    step = None if s.step is None else c.emit_expr(s.step)
-    tail = [start, end, step]
+    args = [x, dim]
+    tail = [None if v is not None and v.type == T.NoneType else v for v in parts]
     while tail and tail[-1] is None:
         tail.pop()
     for i, v in enumerate(tail):
@@ -106,6 +128,22 @@ def emit_tensor_setitem(c: Any, x: Value, index: ast.Expr, value: Value, rng: So
         _call(c, "aten::index_put_", [view, _index_list(c, tensors, rng), value], rng)
     else:
         _call(c, "aten::copy_", [view, value], rng)
+
+
+def emit_slice(c: Any, v: Value, parts: SliceParts, rng: SourceRange) -> Value:
+    """`v[start:stop:step]` of a tensor, list, string or (with constant bounds) tuple."""
+    if v.type == T.TensorType:
+        return _slice(c, v, c.emit_constant(0, rng), parts, rng)
+    start, stop, step = (c.emit_constant(None, rng) if x is None else x for x in parts)
+    if isinstance(v.type, T.TupleType):
+        bounds = [c.constant_of(x) for x in (start, stop, step)]
+        if any(b is ... or isinstance(b, bool) for b in bounds):
+            raise CompileError("tuple slice indices must be integer constants", rng)
+        picked = range(len(v.type.elems))[slice(*bounds)]
+        return c.emit_tuple([c.emit_tuple_index(v, i, rng) for i in picked], rng)
+    if step.type == T.NoneType:
+        step = c.emit_constant(1, rng)
+    return _call(c, "aten::slice", [v, start, stop, step], rng)
 
 
 def is_advanced(v: Value) -> bool:

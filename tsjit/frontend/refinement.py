@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from ..ir import types as T
 from . import ast
+from .sugared import SimpleValue, SpecialForm
 
 Refinements = dict[str, T.Type]
 
@@ -29,7 +30,9 @@ def _without(t: T.Type, remove: list[T.Type]) -> Optional[T.Type]:
 
 
 def _only(t: T.Type, keep: list[T.Type]) -> Optional[T.Type]:
-    kept = [m for m in _members(t) if any(T.is_subtype(m, k) for k in keep)]
+    # An Any is whatever the test names (PyTorch refines `x: Any` by isinstance too).
+    kept = [k for m in _members(t) if m == T.AnyType for k in keep]
+    kept += [m for m in _members(t) if any(T.is_subtype(m, k) for k in keep)]
     if not kept:
         return None
     return T.union_of(kept)
@@ -59,7 +62,7 @@ def refinements(c: Any, e: ast.Expr) -> tuple[Refinements, Refinements]:
             # Only the not-None side narrows (as in PyTorch): the None side keeps the
             # variable's type, so a nested `x is not None` there still refines it.
             return ({}, refined) if e.ops[0] == "is" else (refined, {})
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "isinstance" \
+    if isinstance(e, ast.Call) and _is_isinstance(c, e.func) \
             and len(e.args) == 2 and isinstance(e.args[0], ast.Name):
         name = e.args[0].id
         t = _var_type(c, name)
@@ -76,8 +79,17 @@ def refinements(c: Any, e: ast.Expr) -> tuple[Refinements, Refinements]:
     return {}, {}
 
 
+def _is_isinstance(c: Any, func: ast.Expr) -> bool:
+    """`isinstance` or `torch.jit.isinstance` (a dotted name resolving to the builtin)."""
+    if isinstance(func, ast.Name):
+        return func.id == "isinstance"
+    if isinstance(func, ast.Attribute) and func.attr == "isinstance":
+        callee = c.emit_sugared(func)
+        return isinstance(callee, SpecialForm) and callee.name == "isinstance"
+    return False
+
+
 def _var_type(c: Any, name: str) -> Optional[T.Type]:
-    from .sugared import SimpleValue
     sv = c.env.lookup(name)
     if not isinstance(sv, SimpleValue):
         return None

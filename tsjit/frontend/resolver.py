@@ -18,6 +18,8 @@ from ..ir.schema import FunctionSchema
 from ..ops import registry
 from . import ast
 from .builtins import lookup_builtin
+from .python_source import parse_python_def
+from .schema_matching import NamedValue, match_schemas
 from .sugared import (BuiltinFunction, ClassValue, FunctionValue, NamespaceValue, SimpleValue,
                       SugaredValue)
 
@@ -147,7 +149,6 @@ class IgnoredMethod(SugaredValue):
         self.pyfn, self.resolver = pyfn, resolver
 
     def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
-        from .script import parse_python_def
         d = parse_python_def(self.pyfn)
         ret = c.type_from_expr(d.returns) if d.returns is not None else T.NoneType
         msg = c.emit_constant(IGNORED_MESSAGE, rng)
@@ -169,7 +170,6 @@ class PythonCall(SugaredValue):
         self.self_value, self.owner = self_value, owner
 
     def call(self, c: Any, rng: SourceRange, args: Any, kwargs: Any) -> SugaredValue:
-        from .schema_matching import NamedValue, match_schemas
         schema = self.resolver.script.python_schema(self.pyfn, self.owner)
         if self.self_value is not None:
             args = [NamedValue(self.self_value)] + list(args)

@@ -11,6 +11,7 @@ import builtins as py_builtins
 import enum
 import inspect
 import math
+import sys
 import types as pytypes
 import typing
 import warnings
@@ -20,13 +21,14 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
+from ..ir.schema import Argument, FunctionSchema
 from ..ops import registry
 from .._tensor import Device, Tensor
 from . import ast
-from .builtins import lookup_builtin
+from .builtins import lookup_builtin, python_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .parser import parse_def
+from .python_source import parse_python_def
 from .resolver import PythonCall, PythonModuleValue, PythonResolver
 from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
                       SimpleValue, SugaredValue)
@@ -55,6 +57,16 @@ def qualified_name(obj: Any) -> str:
     return f"__torch__.{module}.{name}"
 
 
+# Types made from Python classes -> the class, process-wide (as PyTorch's script class
+# registry): results of scripted calls become the Python Enum member or NamedTuple again.
+_PYTHON_CLASSES: dict[T.Type, type] = {}
+
+
+def python_class(t: T.Type) -> Optional[type]:
+    """The Python class a NamedTuple, enum or class type was scripted from, if any."""
+    return _PYTHON_CLASSES.get(t)
+
+
 @dataclass
 class ModuleTypeInfo:
     """A scripted module's class type plus where each attribute's value comes from."""
@@ -75,6 +87,10 @@ class ScriptCompiler:
         self.ignored_methods: dict[tuple[int, str], Any] = {}
         self.function_attributes: dict[tuple[int, str], Any] = {}
 
+    def _remember(self, cls: type, t: T.Type) -> None:
+        self.classes[cls] = t
+        _PYTHON_CLASSES[t] = cls
+
     # --- Python objects seen from scripted code ------------------------------------
     def python_value(self, obj: Any, name: str, c: Any, rng: SourceRange) -> SugaredValue:
         """What a Python object means inside TorchScript."""
@@ -83,6 +99,9 @@ class ScriptCompiler:
         op = getattr(obj, "__tsjit_op__", None)
         if op is not None:
             return BuiltinFunction(op)
+        builtin = getattr(obj, "__tsjit_builtin__", None)
+        if isinstance(builtin, str):
+            return python_builtin(builtin)
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
         if isinstance(obj, enum.Enum):
@@ -145,11 +164,10 @@ class ScriptCompiler:
 
     def script_interface(self, cls: type) -> T.InterfaceType:
         """An interface: the schemas of the methods the class declares."""
-        from ..ir.schema import Argument, FunctionSchema
         t = T.InterfaceType(self.cu.unique_name(qualified_name(cls)),
                             is_module=bool(getattr(cls, "__tsjit_module__", False)))
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         for name, member in vars(cls).items():
             if not inspect.isfunction(member):
                 continue
@@ -164,7 +182,6 @@ class ScriptCompiler:
     def python_schema(self, pyfn: Any, owner: Optional[T.ClassType] = None) -> Any:
         """The schema of a Python function left to Python (@ignore), from its annotations
         (unannotated parameters are Tensors, a missing return annotation is None)."""
-        from ..ir.schema import Argument, FunctionSchema
         d = parse_python_def(pyfn)
         resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
         comp = FunctionCompiler(self.cu, resolver, Function(pyfn.__qualname__), d, owner)
@@ -183,7 +200,7 @@ class ScriptCompiler:
         defaults = tuple(getattr(cls, "_field_defaults", {}).get(n, ...) for n in names)
         t = T.TupleType(tuple(types), names, self.cu.unique_name(qualified_name(cls)), defaults)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         return t
 
     def script_enum(self, cls: type) -> T.EnumType:
@@ -198,7 +215,7 @@ class ScriptCompiler:
                                "all str")
         t = T.EnumType(self.cu.unique_name(qualified_name(cls)), vt, members)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         return t
 
     # --- functions ----------------------------------------------------------------
@@ -234,7 +251,7 @@ class ScriptCompiler:
         qn = self.cu.unique_name(qualified_name(cls))
         t = T.ClassType(qn)
         self.cu.register_type(t)
-        self.classes[cls] = t
+        self._remember(cls, t)
         for klass in reversed(cls.__mro__[:-1]):
             for name, member in vars(klass).items():
                 if inspect.isfunction(member):
@@ -442,7 +459,6 @@ def _evaluate_annotation(ann: Any, owner: type) -> Any:
     written; left as a string when that fails (it then carries no type)."""
     if not isinstance(ann, str):
         return ann
-    import sys
     module = sys.modules.get(owner.__module__)
     try:
         return eval(ann, dict(vars(module)) if module else {}, dict(vars(owner)))  # noqa: S307
@@ -483,15 +499,4 @@ def closure_vars(fn: Any) -> dict:
     return out
 
 
-def parse_python_def(pyfn: Any) -> ast.Def:
-    """The AST of a Python function, with ranges pointing into its file."""
-    try:
-        lines, start = inspect.getsourcelines(pyfn)
-        filename = inspect.getsourcefile(pyfn) or "<unknown>"
-    except (OSError, TypeError) as err:
-        raise CompileError(f"cannot get the source of {getattr(pyfn, '__qualname__', pyfn)}: {err}. "
-                           "Scripted functions must be defined in a file") from None
-    return parse_def("".join(lines), filename, start)
-
-
-__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type"]
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class"]

@@ -234,6 +234,16 @@ class SpecialForm(SugaredValue):
         return self.type
 
 
+class SliceValue(SugaredValue):
+    """`slice(start, stop, step)`: usable as an index (also through a variable), as PyTorch's
+    SliceValue; its parts are Values or None."""
+
+    kind = "a slice"
+
+    def __init__(self, start: Optional[Value], stop: Optional[Value], step: Optional[Value]) -> None:
+        self.parts = (start, stop, step)
+
+
 class RangeValue(SugaredValue):
     """`range(...)` in a for loop: start, stop, step values."""
 

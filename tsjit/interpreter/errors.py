@@ -6,7 +6,7 @@ from typing import Any, Optional, Union
 from ..ir.diagnostics import SourceRange, TsjitError
 
 
-class ScriptError(TsjitError, RuntimeError):
+class ScriptError(TsjitError):
     """An exception raised by running code: the program's `raise`/`assert`, or a failing op.
 
     `kind` is the Python exception class name the program named (`ValueError`,

@@ -137,8 +137,11 @@ class SourceRange:
         return f"SourceRange({self.location()}, {self.text!r})"
 
 
-class TsjitError(Exception):
-    """Root of every error tsjit reports to its users."""
+class TsjitError(RuntimeError):
+    """Root of every error tsjit reports to its users.
+
+    A RuntimeError, as PyTorch's compile and load errors are: code written against
+    torch catches tsjit's errors with the same `except RuntimeError`."""
 
     def __init__(self, message: str, range: Optional[SourceRange] = None) -> None:
         self.message = message

@@ -1,14 +1,19 @@
 """tsjit.jit: scripting, saving and loading (mirrors torch.jit)."""
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any, Final, Optional
 
 
 
-def script(obj: Any) -> Any:
-    """Compile a module instance, function or class to TorchScript."""
+def script(obj: Any, optimize: Any = None, _frames_up: int = 0, _rcb: Any = None,
+           example_inputs: Any = None, type_hint: Any = None) -> Any:
+    """Compile a module instance, function or class to TorchScript (a list or dict:
+    a ScriptList / ScriptDict shared with the code it is passed to)."""
     from .scripting import script as _script   # the compiler loads on first use
-    return _script(obj)
+    if type_hint is None and optimize is not None and type(optimize) is not bool:
+        type_hint = optimize      # `script([[1]], List[List[int]])`, as PyTorch allows
+    return _script(obj, type_hint)
 
 
 def freeze(mod: Any, preserved_attrs: Any = None, optimize_numerics: bool = True) -> Any:
@@ -91,10 +96,11 @@ def load(path: Any, map_location: Any = None, _extra_files: Optional[dict] = Non
     """Load an archive written by tsjit.save or by PyTorch's torch.jit.save; each key of
     the dict `_extra_files` is set to the content of that extra file (b"" if absent)."""
     from ..serialize import load_module
+    from .script_module import ScriptModule
     if map_location is not None and str(map_location) != "cpu":
         from ..ir.diagnostics import TsjitError
         raise TsjitError(f"map_location={map_location!r}: tsjit loads tensors to the CPU only")
-    return load_module(path, _extra_files)
+    return load_module(path, ScriptModule, _extra_files)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:
@@ -102,7 +108,38 @@ def annotate(the_type: Any, the_value: Any) -> Any:
     return the_value
 
 
+def isinstance(obj: Any, target_type: Any) -> bool:
+    """`isinstance` that also checks container element types (`List[int]`,
+    `Dict[str, Tensor]`, `Optional[...]`); in scripted code it refines the type."""
+    from .python_checks import is_instance
+    return is_instance(obj, target_type)
+
+
+def is_scripting() -> bool:
+    """False in Python; True in scripted code (`if not is_scripting(): <Python only>`)."""
+    return False
+
+
+def is_tracing() -> bool:
+    """False: tsjit does not trace (in scripted code too, as in PyTorch)."""
+    return False
+
+
+def _unwrap_optional(x: Any) -> Any:
+    """`x`, which must not be None."""
+    assert x is not None, "Unwrapping null optional"
+    return x
+
+
+# What these mean inside scripted code (see frontend.builtins.python_builtin).
+annotate.__tsjit_builtin__ = "annotate"                # type: ignore[attr-defined]
+isinstance.__tsjit_builtin__ = "isinstance"            # type: ignore[attr-defined]
+is_tracing.__tsjit_builtin__ = "is_tracing"            # type: ignore[attr-defined]
+is_scripting.__tsjit_op__ = "aten::is_scripting"       # type: ignore[attr-defined]
+_unwrap_optional.__tsjit_op__ = "aten::_unwrap_optional"  # type: ignore[attr-defined]
+
+
 __all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
            "compilation_unit", "reset_compilation_unit", "script", "freeze", "export", "ignore",
            "unused", "interface",
-           "save", "load", "annotate"]
+           "save", "load", "annotate", "isinstance", "is_scripting", "is_tracing"]

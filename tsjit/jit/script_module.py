@@ -14,6 +14,7 @@ from ..ir import Function, Graph
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
 from .._tensor import Tensor, from_numpy
+from .conversion import ConversionError, to_python, to_script
 from . import executors  # noqa: F401  (installs the executor policy before anything runs)
 
 
@@ -36,16 +37,19 @@ def _to_runtime(v: Any) -> Any:
 
 
 def bind_arguments(fn: Function, args: tuple, kwargs: dict, skip_self: bool) -> list:
-    """Positional run-time arguments for `fn` from a Python call, defaults filled in."""
+    """Run-time arguments for `fn` from a Python call, converted to the declared types
+    (see conversion.py) with defaults filled in."""
     schema = fn.schema
     formals = schema.arguments[1:] if skip_self else schema.arguments
     if len(args) > len(formals):
         raise ArgumentError(f"{fn.name}() expected at most {len(formals)} argument(s) but "
                             f"received {len(args)} argument(s). Declaration: {schema}")
-    out = [_to_runtime(a) for a in args]
+    out = []
+    for f, a in zip(formals, args):
+        out.append(_convert_argument(fn, f, a))
     for f in formals[len(args):]:
         if f.name in kwargs:
-            out.append(_to_runtime(kwargs.pop(f.name)))
+            out.append(_convert_argument(fn, f, kwargs.pop(f.name)))
         elif f.has_default:
             out.append(f.default)
         else:
@@ -54,12 +58,17 @@ def bind_arguments(fn: Function, args: tuple, kwargs: dict, skip_self: bool) -> 
     if kwargs:
         raise ArgumentError(f"{fn.name}() got an unexpected keyword argument "
                             f"'{next(iter(kwargs))}'. Declaration: {schema}")
-    for f, v in zip(formals, out):
-        if not _accepts(f.type, v):
-            raise ArgumentError(f"{fn.name}() expected a value of type "
-                                f"'{f.type.annotation_str()}' for argument '{f.name}' but "
-                                f"instead found type '{type(v).__name__}'. Declaration: {schema}")
     return out
+
+
+def _convert_argument(fn: Function, formal: Any, v: Any) -> Any:
+    try:
+        return to_script(v, formal.type)
+    except ConversionError:
+        raise ArgumentError(f"{fn.name}() expected a value of type "
+                            f"'{formal.type.annotation_str()}' for argument '{formal.name}' but "
+                            f"instead found type '{type(v).__name__}'. "
+                            f"Declaration: {fn.schema}") from None
 
 
 def _accepts(t: T.Type, v: Any) -> bool:
@@ -109,7 +118,9 @@ class ScriptFunction(_Compiled):
         self.function = fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return call_function(self.function, bind_arguments(self.function, args, kwargs, False))
+        fn = self.function
+        return to_python(call_function(fn, bind_arguments(fn, args, kwargs, False)),
+                         fn.schema.returns[0].type)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
@@ -125,13 +136,17 @@ class ScriptMethod(_Compiled):
         self.function = fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        bound = bind_arguments(self.function, args, kwargs, True)
-        return _wrap_result(call_function(self.function, [self.owner._c] + bound))
+        fn = self.function
+        bound = bind_arguments(fn, args, kwargs, True)
+        return _wrap_result(to_python(call_function(fn, [self.owner._c] + bound),
+                                      fn.schema.returns[0].type))
 
 
 def _wrap_result(v: Any) -> Any:
     if isinstance(v, Object) and v.type.is_module:
         return ScriptModule(v)
+    if type(v) is tuple:
+        return tuple(_wrap_result(x) for x in v)
     return v
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..frontend.script import ModuleTypeInfo, ScriptCompiler
+from ..frontend.script import ModuleTypeInfo, ScriptCompiler, infer_type
 from ..interpreter import Object
 from ..ir import CompilationUnit
+from ..ir import types as T
 from ..ir.diagnostics import TsjitError
+from .containers import script_container
+from .conversion import ConversionError, ScriptContainer
 from .script_module import ScriptFunction, ScriptModule
 
 # Like PyTorch's Python-side compilation unit: one per process, so names stay unique and
@@ -28,10 +31,13 @@ def reset_compilation_unit() -> None:
     _compiler = ScriptCompiler(_cu)
 
 
-def script(obj: Any) -> Any:
-    """Compile a module instance, function or class to TorchScript."""
-    if isinstance(obj, (ScriptModule, ScriptFunction)):
+def script(obj: Any, type_hint: Any = None) -> Any:
+    """Compile a module instance, function or class to TorchScript; a list or dict becomes
+    a ScriptList / ScriptDict (of `type_hint`, else of the type its values have)."""
+    if isinstance(obj, (ScriptModule, ScriptFunction, ScriptContainer)):
         return obj
+    if isinstance(obj, (list, dict)):
+        return _script_container(obj, type_hint)
     if getattr(type(obj), "__tsjit_module__", False):
         return _script_module(obj)
     if inspect.isfunction(obj):
@@ -46,6 +52,19 @@ def script(obj: Any) -> Any:
         return obj
     raise TsjitError(f"cannot script an object of type {type(obj).__name__}; script() takes "
                      "a module instance, a function or a class")
+
+
+def _script_container(value: Any, type_hint: Any) -> ScriptContainer:
+    t = _compiler.annotation_type(type_hint) if type_hint is not None else infer_type(value)
+    if not isinstance(t, (T.ListType, T.DictType)) or \
+            not isinstance(value, list if isinstance(t, T.ListType) else dict):
+        raise TsjitError(f"cannot script a {type(value).__name__} as "
+                         f"{t.annotation_str() if t is not None else 'a container'}: give a "
+                         "type_hint (e.g. List[int]) its values fit")
+    try:
+        return script_container(value, t)
+    except ConversionError as err:
+        raise TsjitError(f"cannot script this {type(value).__name__}: {err}") from None
 
 
 def _script_module(m: Any) -> ScriptModule:

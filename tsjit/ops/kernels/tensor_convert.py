@@ -10,7 +10,8 @@ from ..._tensor import dtypes as D
 from ..._tensor import grad_mode
 from ..._tensor.creation import manual_seed as _manual_seed
 from ..._tensor.device import CPU, Device, as_device
-from ..._tensor.kernel_util import op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -21,13 +22,12 @@ def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = 
     dt = D.as_dtype(dtype) if dtype is not None else self.dtype
     if dt == self.dtype and not copy:
         return self
-    nd = D.to_numpy_dtype(dt)
     with np.errstate(all="ignore"):
         if dt.kind == "b" and self._a.dtype.kind == "c":
             return wrap(self._a != 0)
         if dt.kind != "c" and self._a.dtype.kind == "c":
-            return wrap(self._a.real.astype(nd))
-        return wrap(np.array(self._a, dtype=nd, copy=True))
+            return wrap(D.convert(self._a.real, dt))
+        return wrap(D.convert(self._a, dt))
 
 
 op("aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
