@@ -101,6 +101,34 @@ def to_torch(v: Any) -> Any:
     return v
 
 
+def calibrate_batchnorm(model: Any, inputs: tuple) -> None:
+    """Set every BatchNorm's running statistics to those of one run on `inputs`.
+
+    With random weights the activations of a deep net shrink or grow layer by layer (a
+    detection backbone's features reach 1e-8 and every box then gets the same score, so the
+    order of the kept boxes is decided by ties); BatchNorm with the input's own statistics
+    keeps them near unit scale, so the outputs say something about the computation."""
+    import torch
+    model.eval()
+    bns = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not bns:
+        return
+    momenta = [bn.momentum for bn in bns]
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None        # a cumulative average: after one run, that run's statistics
+        bn.train()
+    try:
+        with torch.no_grad():
+            model(*inputs)
+    except (RuntimeError, ValueError):   # e.g. a 1x1 map: training BatchNorm needs > 1 value
+        for bn in bns:
+            bn.reset_running_stats()
+    for bn, mo in zip(bns, momenta):
+        bn.momentum = mo
+    model.eval()
+
+
 def _case(name: str):
     from tests.helpers.zoo_models import CASES
     for c in CASES:
@@ -116,13 +144,16 @@ def ensure(name: str) -> str:
         return out
     case = _case(name)
     import torch
-    if case.library in ("torchvision", "timm"):
+    try:  # transformers and timm import torchvision themselves, which needs the shim first
         import_torchvision()
+    except Exception:
+        if case.library in ("torchvision", "timm"):
+            raise
     torch.manual_seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model, inputs = case.build()
-        model = model.eval()
+        calibrate_batchnorm(model, inputs)
         with torch.no_grad():
             if case.how == "script":
                 compiled = torch.jit.script(model)

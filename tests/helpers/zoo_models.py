@@ -89,7 +89,9 @@ def _tv_det(fn_name: str, **kw):
     def build():
         import torchvision.models.detection as D
         m = getattr(D, fn_name)(weights=None, weights_backbone=None, **kw)
-        return m, ([_img(3, 64, 80)],)
+        # 64x64 stays 64x64 (a multiple of 32): no zero padding, whose identical features
+        # would give boxes equal scores, and NMS keeps one of equal scores by sort order
+        return m, ([_img(3, 64, 64)],)
     return build
 
 
@@ -126,10 +128,10 @@ def _hf_gpt2():
     return T.GPT2Model(c), (_ids(),)  # GPT2LMHeadModel fails with return_dict=False
 
 
-def _t5_config():
+def _t5_config(return_dict: bool = False):
     import transformers as T
     return T.T5Config(vocab_size=99, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=2,
-                      relative_attention_num_buckets=8, torchscript=True, return_dict=False,
+                      relative_attention_num_buckets=8, torchscript=True, return_dict=return_dict,
                       use_cache=False)
 
 
@@ -139,8 +141,24 @@ def _hf_t5_encoder():
 
 
 def _hf_t5():
+    import torch
     import transformers as T
-    return T.T5Model(_t5_config()), (_ids(), _ids(n=6))
+
+    class Seq2Seq(torch.nn.Module):
+        """T5Model returning a tuple: with return_dict=False, transformers 5's T5Model fails
+        (it reads `.last_hidden_state` of a tuple), so the wrapper asks for a dict."""
+
+        def __init__(self):
+            super().__init__()
+            self.model = T.T5Model(_t5_config(return_dict=True))
+
+        def forward(self, input_ids, attention_mask, decoder_input_ids):
+            out = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                             decoder_input_ids=decoder_input_ids, return_dict=True)
+            return out.last_hidden_state, out.encoder_last_hidden_state
+
+    ids = _ids()
+    return Seq2Seq(), (ids, torch.ones_like(ids), _ids(n=6))
 
 
 def _hf_vit():
@@ -156,7 +174,9 @@ def _hf_whisper_encoder():
     c = T.WhisperConfig(vocab_size=99, num_mel_bins=16, d_model=32, encoder_layers=2,
                         encoder_attention_heads=2, decoder_layers=1, decoder_attention_heads=2,
                         encoder_ffn_dim=64, decoder_ffn_dim=64, max_source_positions=16,
-                        max_target_positions=16, torchscript=True, return_dict=False)
+                        max_target_positions=16, pad_token_id=0, bos_token_id=1,
+                        eos_token_id=2, decoder_start_token_id=1, torchscript=True,
+                        return_dict=False)
     return T.WhisperModel(c).get_encoder(), (_img(1, 16, 32),)
 
 

@@ -145,7 +145,20 @@ class _ObjectLoader(Rebuilder):
             if len(r.args) != 1 or not isinstance(r.args[0], str):
                 raise ArchiveError(f"bad device record in {self.where}")
             return NO_SHELL, (), lambda r: make_device(r.args[0])
+        if f.module.startswith("__torch__") and len(r.args) == 1:
+            return NO_SHELL, (), self.enum_value
         raise ArchiveError(f"unsupported global {f.qualname} in {self.where}")
+
+    def enum_value(self, r: P.Reduce) -> Any:
+        """The member of archive enum `r.func` whose value is `r.args[0]`."""
+        name = r.func.qualname
+        t = self.importer.lookup(name)
+        if not isinstance(t, T.EnumType):
+            raise ArchiveError(f"{name} is not an enum in this archive ({self.where})")
+        for member, value in t.members.items():
+            if value == r.args[0] and type(value) is type(r.args[0]):
+                return t.member(member)
+        raise ArchiveError(f"enum {name} has no member of value {r.args[0]!r} ({self.where})")
 
     def tensor(self, r: P.Reduce) -> Tensor:
         return _rebuild_tensor(self.storages, r.args, self.where)
@@ -276,7 +289,7 @@ def load_module(path: Any, make_module: Callable[[Object], Any],
 def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
           extra_files: Optional[dict]) -> Any:
     """The module in an open archive (see load_module)."""
-    read_version(reader)
+    version = read_version(reader)
     if reader.has("byteorder"):
         order = reader.read("byteorder").decode("ascii", "replace").strip()
         if order != "little":
@@ -302,7 +315,7 @@ def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
 
     constants: list = []
     cu = CompilationUnit()
-    importer = SourceImporter(cu, read_code, constants)
+    importer = SourceImporter(cu, read_code, constants, version)
     if reader.has("constants.pkl"):
         where = f"{top}/constants.pkl"
         raw = unpickle(reader.read("constants.pkl"), where)

@@ -145,6 +145,9 @@ def _reduce(func: Any, args: Any, record: str, offset: int) -> Reduce:
     if type(func) is not Global:
         raise _error(record, offset, f"REDUCE of a {type(func).__name__}, expected a global")
     if not isinstance(args, tuple):
+        if func.module.startswith("__torch__") and type(args) in (int, float, str):
+            # TorchScript pickles an enum value as `GLOBAL <enum class>; <value>; REDUCE`
+            return Reduce(func, (args,), False)
         raise _error(record, offset,
                      f"REDUCE with {type(args).__name__} arguments, expected a tuple")
     return Reduce(func, tuple(args), False)
