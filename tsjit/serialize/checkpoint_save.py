@@ -33,6 +33,7 @@ import sys
 from typing import IO, Any, Union
 
 from .._tensor import Device, Size, SparseTensor, Tensor
+from .._tensor.sparse import sparse_coo
 from .._tensor import dtypes as D
 from . import pickle_format as P
 from .errors import PicklingError
@@ -123,7 +124,8 @@ class _Converter:
         if t is SparseTensor:
             parts = tuple(self.value(p, f"{where} part") for p in v.parts)
             layout = P.Reduce(_GET_LAYOUT, (str(v.layout),))
-            tail = (self.value(v.shape, where),) + ((v.coalesced,) if len(parts) == 2 else ())
+            tail = (self.value(v.shape, where),) + \
+                ((v.is_coalesced(),) if v.layout == sparse_coo else ())
             return P.Reduce(_REBUILD_SPARSE, (layout, parts + tail))
         if isinstance(v, D.dtype):
             return P.Global("torch", v.name)
