@@ -381,3 +381,35 @@ def test_legacy_format_matches_torch_but_for_storage_keys():
     got = torch.load(io.BytesIO(ours), weights_only=True)
     assert got["b"].tolist() == [1.0, 2.0] and got["b"].storage_offset() == 1
     assert got["a"].untyped_storage().data_ptr() == got["b"].untyped_storage().data_ptr()
+
+
+def _tsjit_same_value(got, want, seen):
+    if isinstance(want, tsjit.Tensor):
+        assert type(got) is type(want) and got.dtype == want.dtype
+        assert got.shape == want.shape and got.storage_offset() == want.storage_offset()
+        if want.numel():
+            assert got.stride() == want.stride()
+        assert got.requires_grad == want.requires_grad
+        assert np.array_equal(np.ascontiguousarray(got.numpy()).view(np.uint8),
+                              np.ascontiguousarray(want.numpy()).view(np.uint8))
+        assert seen.setdefault(id(want), id(got)) == id(got)
+        return
+    assert type(got) is type(want)
+    if isinstance(want, dict):
+        assert list(got) == list(want)
+        for k in want:
+            _tsjit_same_value(got[k], want[k], seen)
+    elif isinstance(want, (list, tuple)) and type(want) is not tsjit.Size:
+        assert len(got) == len(want)
+        for x, y in zip(got, want):
+            _tsjit_same_value(x, y, seen)
+    elif not isinstance(want, tsjit.dtype):
+        assert got == want or (got != got and want != want)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(spec=specs())
+def test_random_values_load_back_in_tsjit(spec):
+    want = build(spec, tsjit)
+    got = tsjit.load(io.BytesIO(_save(want)), weights_only=True)
+    _tsjit_same_value(got, want, {})

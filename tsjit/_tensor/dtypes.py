@@ -267,7 +267,7 @@ def from_numpy_dtype(nd: np.dtype) -> dtype:
     if nd.byteorder not in "=|":
         nd = nd.newbyteorder("=")
     d = _NP_TO_DTYPE.get(nd)
-    if d is None and nd.kind not in "biufc" and bfloat16._np is None:
+    if d is None and nd.isbuiltin == 2 and bfloat16._np is None:   # (2: a user-defined type)
         _load_ml_dtypes()       # an ml_dtypes array met before tsjit needed ml_dtypes
         d = _NP_TO_DTYPE.get(nd)
     if d is None:
