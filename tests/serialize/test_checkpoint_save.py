@@ -187,6 +187,7 @@ def _save(obj, **kw) -> bytes:
 
 # ----------------------------------------------------------------------------- tests
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(spec=specs())
 def test_random_values_save_as_torch_saves_them(spec):
@@ -197,6 +198,7 @@ def test_random_values_save_as_torch_saves_them(spec):
     _same_file_as_torch(ours.getvalue(), theirs.getvalue())
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(spec=specs())
 def test_random_values_legacy_format_loads_in_torch(spec):
@@ -407,6 +409,7 @@ def _tsjit_same_value(got, want, seen):
         assert got == want or (got != got and want != want)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(spec=specs())
 def test_random_values_load_back_in_tsjit(spec):
