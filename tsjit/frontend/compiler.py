@@ -207,20 +207,21 @@ class FunctionCompiler(Emitter):
             value = self.emit_expr(s.value, hint)
         if hint is not None:
             value = self.check_declared(value, hint, s.value.range)
-        # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
-        # takes the name), the value keeps its own name or none, so `_1 = ...; a = _1`
-        # prints back the same.
-        copies = isinstance(s.value, ast.Name) and isinstance(self.env.lookup(s.value.id),
-                                                             SimpleValue)
         for t in s.targets:
-            self.assign_to(t, value, s.range, declared=hint, name_value=not copies)
+            self.assign_to(t, value, s.range, declared=hint, name_value=not self.copies(s.value))
 
     def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
         t = self.type_from_expr(s.annotation)
         if s.value is None:
             raise CompileError("an annotated declaration needs a value in TorchScript", s.range)
         value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range)
-        self.assign_to(s.target, value, s.range, declared=t)
+        self.assign_to(s.target, value, s.range, declared=t, name_value=not self.copies(s.value))
+
+    def copies(self, value: ast.Expr) -> bool:
+        """Whether assigning `value` copies a variable (`x = y`, `x: T = y`): as in PyTorch
+        (where reading `y` makes a value that takes the name), the value keeps its own name
+        or none, so `_1 = ...; a = _1` prints back the same."""
+        return isinstance(value, ast.Name) and isinstance(self.env.lookup(value.id), SimpleValue)
 
     def implicit_convert(self, v: Value, t: T.Type, rng: SourceRange) -> Value:
         """The conversions PyTorch applies where a declared type is known: a `number`

@@ -85,7 +85,15 @@ class Emitter:
                 raise CompileError(f"'{self_value.type.annotation_str()}' object has no attribute "
                                    f"or method '{what}'", rng)
             raise CompileError(f"unknown builtin op {name}", rng)
-        m = match_schemas(self, [o.schema for o in ops], args, kwargs, rng, self_value)
+        schemas = [o.schema for o in ops]
+        old = self.resolver.old_schemas(name)    # an old archive's upgraded operators
+        if old:
+            schemas = [old.get(s.qualified, s) for s in schemas] + \
+                [s for q, s in old.items() if all(o.schema.qualified != q for o in ops)]
+        m = match_schemas(self, schemas, args, kwargs, rng, self_value)
+        if old and old.get(m.schema.qualified) is m.schema:
+            from .upgraders import emit_upgraded
+            return emit_upgraded(self, m.schema, m.inputs, rng)
         n = self.insert(name, m.inputs, m.return_types, rng)
         n.schema = m.schema
         return self.pack_outputs(n, rng)

@@ -63,6 +63,11 @@ class Resolver:
         kind = "Module" if t.is_module else "Object"
         raise CompileError(f"{kind} '{t.name}' has no attribute '{name}'", rng)
 
+    def old_schemas(self, name: str) -> dict[str, FunctionSchema]:
+        """Old schemas (by overload) that calls of operator `name` match and upgrade; only
+        code from archives of an older format version has any (see frontend/upgraders.py)."""
+        return {}
+
     def namespace_missing(self, c: Any, ns: NamespaceValue, name: str,
                           rng: SourceRange) -> SugaredValue:
         raise CompileError(f"unknown builtin op {ns.namespace}::{name}", rng)
