@@ -26,6 +26,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
+from ..ir.node_kinds import prim
 from .resolver import Resolver
 from .sugared import NamespaceValue, SugaredValue
 
@@ -190,7 +191,7 @@ def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange
     from ..ir.passes.inlining import inline_call
     fn = function(_BY_SCHEMA[id(schema)])
     ref = c.emit_function_constant(fn, rng)
-    n = c.insert("prim::CallFunction", [ref] + list(inputs),
+    n = c.insert(prim.CallFunction, [ref] + list(inputs),
                  [r.type for r in fn.schema.returns], rng)
     n.schema = fn.schema
     n.callee = fn
