@@ -176,3 +176,14 @@ def test_from_numpy_shares_and_methods_chain() -> None:
     a = np.arange(6, dtype=np.float32)
     x = from_numpy(a).view(2, 3).t().contiguous().sum(0)
     assert x.tolist() == [3.0, 12.0]
+
+
+def test_operators_named_like_builtins_do_not_shadow_them_in_the_eager_module():
+    # `torch.any(x)` through tsjit.ops.eager (as nn.functional calls it) once bound `any` in
+    # that module's globals, and its own `any(...)` calls then reached the operator.
+    from tsjit.ops import eager, find
+    names = ("any", "all", "min", "max", "abs", "sum", "round")
+    for name in names:
+        assert callable(getattr(eager, name))
+    assert all(n not in vars(eager) for n in names)
+    assert eager.is_eager(find("aten::add.Tensor").schema)

@@ -11,6 +11,7 @@ Python-only keywords (`requires_grad`) come from `tsjit._tensor.creation`.
 """
 from __future__ import annotations
 
+import builtins
 import collections
 import re
 from typing import Any, Callable
@@ -356,8 +357,11 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     _load()
     if name in _table:
-        # kept as a module attribute: later lookups skip this function
-        d = globals()[name] = dispatcher(name)
+        d = dispatcher(name)
+        # kept as a module attribute, so later lookups skip this function; not for names
+        # of builtins (any, all, min, abs ...), which this module's own code calls
+        if not hasattr(builtins, name):
+            globals()[name] = d
         return d
     raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
 
