@@ -222,6 +222,7 @@ _PIECES = ["(", ")", "[", "]", "{", "}", "'", '"', "#", "\\", "\n", "\n ", "\n  
            "\t", "y = 1", '__annotations__["k"] = A.B', "return x", "@d\n", "k : Final[int] = 1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.sampled_from([t for _, t in CODE[:40]]), st.data())
 def test_outline_of_mutated_code_is_the_parse_or_its_error(text: str,

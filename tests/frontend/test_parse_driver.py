@@ -16,7 +16,8 @@ import pytest
 from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.ir.diagnostics import ParseError
-from test_parser import ERRORS
+
+from tests.helpers.parse_errors import ERRORS
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "corpus")
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench")
@@ -60,6 +61,7 @@ def _definitions() -> Iterator[tuple[str, str, Any]]:
                 yield f"{path}:{first}", "".join(lines[first - 1:node.end_lineno]), fn
 
 
+@pytest.mark.slow
 def test_sources_parse_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
     for label, text, fn in _definitions():
