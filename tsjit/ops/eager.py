@@ -350,16 +350,14 @@ def operator_names() -> list[str]:
     return sorted(_table)
 
 
-def __getattr__(name: str) -> Any:
-    # `eager.add` etc.: any eager operator
-    if name.startswith("__"):
-        raise AttributeError(name)
-    _load()
-    if name in _table:
-        # kept as a module attribute: later lookups skip this function
-        d = globals()[name] = dispatcher(name)
-        return d
-    raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
+def lookup(name: str) -> Dispatcher:
+    """The eager entry point of operator `name` (`tsjit.add`); an AttributeError if no eager
+    overload has that name."""
+    if not name.startswith("__"):
+        _load()
+        if name in _table:
+            return dispatcher(name)
+    raise AttributeError(f"module 'tsjit' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:
