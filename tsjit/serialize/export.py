@@ -104,6 +104,10 @@ class _DataPickler:
             return self.object(v)
         if isinstance(v, Device):
             return P.Reduce(P.TORCH_DEVICE, (str(v),))
+        if isinstance(v, T.EnumValue):
+            self.class_types.setdefault(id(v.type), v.type)
+            module, name = v.type.qualified_name.rsplit(".", 1)
+            return P.Reduce(P.Global(module, name), (v.value,))
         if isinstance(t, T.OptionalType):
             return self.value(v, t.elem)
         if isinstance(v, tuple):
