@@ -19,7 +19,7 @@ from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
-from .ops import eager
+from .ops import functions as _functions
 from . import jit, linalg, nn, serialization, special, utils
 from .jit import script
 from .serialization import load, save
@@ -35,4 +35,4 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     if name in ("ScriptFunction", "ScriptModule"):
         return getattr(jit, name)
-    return getattr(eager, name)
+    return getattr(_functions, name)

@@ -11,7 +11,6 @@ Python-only keywords (`requires_grad`) come from `tsjit._tensor.creation`.
 """
 from __future__ import annotations
 
-import builtins
 import collections
 import re
 from typing import Any, Callable
@@ -351,19 +350,14 @@ def operator_names() -> list[str]:
     return sorted(_table)
 
 
-def __getattr__(name: str) -> Any:
-    # `eager.add` etc.: any eager operator
-    if name.startswith("__"):
-        raise AttributeError(name)
-    _load()
-    if name in _table:
-        d = dispatcher(name)
-        # kept as a module attribute, so later lookups skip this function; not for names
-        # of builtins (any, all, min, abs ...), which this module's own code calls
-        if not hasattr(builtins, name):
-            globals()[name] = d
-        return d
-    raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
+def lookup(name: str) -> Dispatcher:
+    """The eager entry point of operator `name` (`tsjit.add`); an AttributeError if no eager
+    overload has that name."""
+    if not name.startswith("__"):
+        _load()
+        if name in _table:
+            return dispatcher(name)
+    raise AttributeError(f"module 'tsjit' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:
