@@ -19,7 +19,7 @@ from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from . import jit, linalg, nn, special
-from .jit import load, save, script
+from .jit import _check, load, save, script
 from .functional import tensordot, unique
 
 __version__ = "0.1.0"

@@ -207,7 +207,7 @@ class FunctionCompiler(Emitter):
         else:
             value = self.emit_expr(s.value, hint)
         if hint is not None:
-            value = self.check_declared(value, hint, s.value.range)
+            value = self.check_declared(value, hint, s.value.range, _is_literal(s.value))
         # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
         # takes the name), the value keeps its own name or none, so `_1 = ...; a = _1`
         # prints back the same.
@@ -220,7 +220,8 @@ class FunctionCompiler(Emitter):
         t = self.type_from_expr(s.annotation)
         if s.value is None:
             raise CompileError("an annotated declaration needs a value in TorchScript", s.range)
-        value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range)
+        value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range,
+                                    _is_literal(s.value))
         self.assign_to(s.target, value, s.range, declared=t)
 
     def implicit_convert(self, v: Value, t: T.Type, rng: SourceRange) -> Value:
@@ -238,8 +239,21 @@ class FunctionCompiler(Emitter):
                 return self.emit_tuple(items, rng)
         return v
 
-    def check_declared(self, value: Value, t: T.Type, rng: SourceRange) -> Value:
+    def check_declared(self, value: Value, t: T.Type, rng: SourceRange,
+                       literal: bool = False) -> Value:
+        """`value` as a value of declared type `t`; `literal`: it is a container literal or
+        comprehension, so nothing else refers to it."""
         value = self.implicit_convert(value, t, rng)
+        if literal and isinstance(value.type, (T.ListType, T.DictType)) and \
+                not isinstance(t, (T.ListType, T.DictType, T.OptionalType, T.UnionType)) and \
+                t != T.AnyType:
+            kind = "List" if isinstance(value.type, T.ListType) else "Dict"
+            raise CompileError(f"Expected an annotation of type {kind} but got "
+                               f"{t.annotation_str()}", rng)
+        if literal and _elements_fit(value.type, t):
+            # A list/dict literal or comprehension has no other reference: it takes the
+            # declared type (`x: List[Optional[int]] = [None]`), as in PyTorch.
+            value.type = t
         if not T.is_subtype(value.type, t):
             raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
                                f"a value of type {value.type.annotation_str()}", rng)
@@ -376,7 +390,7 @@ class FunctionCompiler(Emitter):
         for t in s.targets:
             if isinstance(t, ast.Name):
                 self.lookup(t.id, t.range)
-                self.env.assign(t.id, Undefined(f"'{t.id}' was deleted"))
+                self.env.assign(t.id, Undefined(f"undefined value {t.id} (deleted)"))
             elif isinstance(t, ast.Subscript):
                 container = self.emit_expr(t.value)
                 if isinstance(t.index, ast.Slice):
@@ -627,6 +641,20 @@ class FunctionCompiler(Emitter):
         if isinstance(sv, Undefined):
             raise CompileError(sv.reason, rng)
         return sv
+
+
+def _is_literal(e: ast.Expr) -> bool:
+    return isinstance(e, (ast.ListLit, ast.DictLit, ast.ListComp, ast.DictComp))
+
+
+def _elements_fit(actual: T.Type, declared: T.Type) -> bool:
+    """A fresh container of type `actual` may be typed `declared`: the same kind of
+    container, with keys equal and elements subtypes."""
+    if isinstance(actual, T.ListType) and isinstance(declared, T.ListType):
+        return T.is_subtype(actual.elem, declared.elem)
+    if isinstance(actual, T.DictType) and isinstance(declared, T.DictType):
+        return actual.key == declared.key and T.is_subtype(actual.value, declared.value)
+    return False
 
 
 def _kernel_for(n: Any) -> Any:

@@ -10,7 +10,7 @@ from ..ops import registry
 from .._tensor import Tensor
 from . import ast
 from .annotations import type_from_expr
-from .builtins import call_special, emit_tolist, is_tolist_call
+from .builtins import DictForm, call_special, emit_tolist, is_tolist_call
 from .environment import Environment
 from .indexing import emit_slice, emit_tensor_getitem, slice_parts
 from .iteration import ModuleDictView
@@ -135,6 +135,10 @@ class Emitter:
         if hint is not None and isinstance(hint, T.ListType):
             if is_tolist_call(e):
                 return emit_tolist(self, e, hint, e.range)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "dict":
+            form = self.emit_sugared(e.func)
+            if isinstance(form, DictForm):
+                return form.emit(self, e, hint)   # `x: Dict[str, int] = dict()`
         if isinstance(e, ast.ListLit):
             return self.emit_list_literal(e, hint)
         if isinstance(e, ast.DictLit):

@@ -8,6 +8,7 @@ a mangled name, as PyTorch 2.13 does. Method bodies compile lazily, on first nee
 from __future__ import annotations
 
 import builtins as py_builtins
+import collections
 import enum
 import inspect
 import math
@@ -102,6 +103,11 @@ class ScriptCompiler:
         builtin = getattr(obj, "__tsjit_builtin__", None)
         if isinstance(builtin, str):
             return python_builtin(builtin)
+        scripted = getattr(obj, "__tsjit_function__", None)
+        if isinstance(scripted, Function):
+            return FunctionValue(scripted)   # a ScriptFunction called from scripted code
+        if obj is collections.OrderedDict:
+            return python_builtin("dict")   # dicts keep insertion order: the same thing
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
         if isinstance(obj, enum.Enum):
@@ -211,8 +217,10 @@ class ScriptCompiler:
             if values and all(type(v) is py for v in values):
                 break
         else:
-            raise CompileError(f"enum {cls.__name__}: members must all be int, all float or "
-                               "all str")
+            kinds = sorted({type(v).__name__ for v in values})
+            raise CompileError(f"Could not unify type list of enum {cls.__name__}'s values: "
+                               f"members must all be int, all float or all str, not "
+                               f"{' and '.join(kinds)}")
         t = T.EnumType(self.cu.unique_name(qualified_name(cls)), vt, members)
         self.cu.register_type(t)
         self._remember(cls, t)
@@ -288,7 +296,7 @@ class ScriptCompiler:
             ann = annotations.get(name)
             t = self.annotation_type(ann) if ann is not None else None
             if t is None:
-                t = infer_type(value)
+                t = infer_type(value, lambda cls: self.python_type(cls, None))
             if t is None:
                 continue  # PyTorch skips attributes it cannot type; using them is an error
             attrs.append((name, t, False, False))
@@ -407,32 +415,36 @@ def _freeze_constant(value: Any, name: str) -> Any:
                        "constants must be numbers, strings, None or tuples of them")
 
 
-def infer_type(value: Any) -> Optional[T.Type]:
-    """The TorchScript type of a Python value, or None when it has none."""
+def infer_type(value: Any, python_type: Any = None) -> Optional[T.Type]:
+    """The TorchScript type of a Python value, or None when it has none; `python_type`
+    (a class -> its type), if given, types Enum members and NamedTuple instances."""
     if value is None or isinstance(value, (bool, int, float, str, complex, Tensor)):
         return constant_type(value)
     if isinstance(value, Device):
         return T.DeviceType
+    if python_type is not None and (isinstance(value, enum.Enum) or
+                                    isinstance(value, tuple) and hasattr(value, "_fields")):
+        return python_type(type(value))
     if isinstance(value, tuple):
-        elems = [infer_type(v) for v in value]
+        elems = [infer_type(v, python_type) for v in value]
         return None if any(e is None for e in elems) else T.TupleType(tuple(elems))  # type: ignore[arg-type]
     if isinstance(value, list):
         if not value:
             return T.ListType(T.TensorType)
-        return _unified(value)
+        return _unified(value, python_type)
     if isinstance(value, dict):
         if not value:
             return T.DictType(T.StrType, T.TensorType)
-        k = _unified(list(value.keys()))
-        v = _unified(list(value.values()))
+        k = _unified(list(value.keys()), python_type)
+        v = _unified(list(value.values()), python_type)
         return None if k is None or v is None else T.DictType(k.elem, v.elem)  # type: ignore[union-attr]
     return None
 
 
-def _unified(values: list) -> Optional[T.ListType]:
-    t = infer_type(values[0])
+def _unified(values: list, python_type: Any) -> Optional[T.ListType]:
+    t = infer_type(values[0], python_type)
     for v in values[1:]:
-        u = infer_type(v)
+        u = infer_type(v, python_type)
         if t is None or u is None:
             return None
         t = T.unify(t, u)

@@ -1,7 +1,6 @@
 """tsjit.jit: scripting, saving and loading (mirrors torch.jit)."""
 from __future__ import annotations
 
-import builtins as _builtins
 from typing import Any, Final, Optional
 
 
@@ -130,10 +129,19 @@ def _unwrap_optional(x: Any) -> Any:
     return x
 
 
+def _check(cond: Any, message: Any = None) -> None:
+    """Raise RuntimeError(message) unless `cond` (torch._check); `message` may be a
+    callable giving the text."""
+    if not cond:
+        text = message() if callable(message) else message
+        raise RuntimeError(text if text is not None else "Expected cond to be True")
+
+
 # What these mean inside scripted code (see frontend.builtins.python_builtin).
 annotate.__tsjit_builtin__ = "annotate"                # type: ignore[attr-defined]
 isinstance.__tsjit_builtin__ = "isinstance"            # type: ignore[attr-defined]
 is_tracing.__tsjit_builtin__ = "is_tracing"            # type: ignore[attr-defined]
+_check.__tsjit_builtin__ = "_check"                    # type: ignore[attr-defined]
 is_scripting.__tsjit_op__ = "aten::is_scripting"       # type: ignore[attr-defined]
 _unwrap_optional.__tsjit_op__ = "aten::_unwrap_optional"  # type: ignore[attr-defined]
 

@@ -117,6 +117,11 @@ class ScriptFunction(_Compiled):
     def __init__(self, fn: Function) -> None:
         self.function = fn
 
+    @property
+    def __tsjit_function__(self) -> Function:
+        """What scripted code calling this function calls."""
+        return self.function
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self.function
         return to_python(call_function(fn, bind_arguments(fn, args, kwargs, False)),

@@ -10,7 +10,7 @@ from ..ir import CompilationUnit
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
 from .containers import script_container
-from .conversion import ConversionError, ScriptContainer
+from .conversion import ConversionError, ScriptContainer, to_script
 from .script_module import ScriptFunction, ScriptModule
 
 # Like PyTorch's Python-side compilation unit: one per process, so names stay unique and
@@ -91,8 +91,17 @@ def _create_object(m: Any, info: ModuleTypeInfo) -> Object:
         elif a.name in info.submodules:
             slots.append(_create_object(m._modules[a.name], info.submodules[a.name]))
         else:
-            slots.append(_copy_value(getattr(m, a.name)))
+            slots.append(_attribute_value(getattr(m, a.name), a.type))
     return Object(t, slots)
+
+
+def _attribute_value(v: Any, t: T.Type) -> Any:
+    """An attribute's value as the scripted object holds it: converted to its type (Enum
+    members, containers copied), or copied as it is where the type says less."""
+    try:
+        return to_script(v, t)
+    except ConversionError:
+        return _copy_value(v)
 
 
 def _copy_value(v: Any) -> Any:
