@@ -7,10 +7,7 @@ torch.jit.save (when PyTorch is importable) and by tsjit.save into a temporary f
 tsjit.load and torch.jit.load then open the same files, one thread, medians of several
 loads. Goal: tsjit/torch.jit at most 0.05x at 100 MiB, and tsjit's time flat in size
 (storages are memory-mapped, classes compiled when first needed). A second line per
-size times a load and one forward call, since tsjit defers work to the first call. Where
-the C-unpickler fast path is not on from the first load (its pattern not shipped compiled
-for this interpreter), a third line at 100 MiB times loads once the process has read
-enough pickles to switch it on (as in a process that loads many archives).
+size times a load and one forward call, since tsjit defers work to the first call.
 """
 from __future__ import annotations
 
@@ -50,27 +47,6 @@ def time_loads(path: str, torch: Any, repeat: int) -> dict[str, float]:
     return out
 
 
-def fast_path_on() -> bool:
-    """Whether tsjit reads pickles with the C-unpickler fast path yet (from the first load
-    where its pattern ships compiled for this interpreter)."""
-    from tsjit.serialize import fast_unpickle
-    return fast_unpickle.switched_on()
-
-
-def steady_state(path: str, torch: Any) -> str:
-    """tsjit.load once this process has read enough pickles for the C-unpickler fast path
-    to switch on (serialize/fast_unpickle.py: it is not worth its compilation for the
-    first loads of a process), as in a process that loads many archives."""
-    from tsjit.serialize import fast_unpickle
-    loads = 0
-    while not fast_unpickle.switched_on() and loads < 100_000:
-        tsjit.load(path)
-        loads += 1
-    times = time_loads(path, torch, repeat=7)
-    return (f"      after {loads} more loads in this process (C-unpickler fast path on): "
-            + report(100, "torch.jit.save", times).split(": ", 1)[1])
-
-
 def time_first_calls(path: str, size_mb: int, torch: Any, repeat: int) -> str:
     """Load then one forward call, medians: tsjit defers work to the first call (method
     compilation, the weights' pages read from the file), so this is shown beside the
@@ -108,8 +84,6 @@ def main(argv: list[str]) -> None:
                 times = time_loads(path, torch, repeat=7 if size <= 100 else 5)
                 flat.setdefault(writer, []).append(times["tsjit.load"])
                 print(report(size, writer, times), flush=True)
-                if writer == "torch.jit.save" and size == 100 and not fast_path_on():
-                    print(steady_state(path, torch), flush=True)
                 if writer == "torch.jit.save" or torch is None:
                     print(time_first_calls(path, size, torch, repeat=5), flush=True)
                 os.unlink(path)   # keep at most one size's archives on disk

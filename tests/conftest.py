@@ -4,6 +4,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+# Every pass pipeline runs the IR verifier after each pass under the tests.
+os.environ.setdefault("TSJIT_VERIFY", "1")
+
 from hypothesis import settings  # noqa: E402
 
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _tensor
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
+from .ops import eager
 from . import jit, linalg, nn, special
 from .jit import _check, load, save, script
 from .functional import tensordot, unique
@@ -31,4 +31,4 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     if name in ("ScriptFunction", "ScriptModule"):
         return getattr(jit, name)
-    return getattr(_tensor.functional, name)
+    return getattr(eager, name)

@@ -13,7 +13,7 @@ from typing import List, Optional, Tuple
 
 from .nn._jit_internal import boolean_dispatch
 from ._tensor import Tensor
-from ._tensor import functional as torch
+from .ops import eager as torch
 
 
 def _unique_impl(input: Tensor, sorted: bool = True, return_inverse: bool = False,

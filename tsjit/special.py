@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from ._tensor.functional import Namespace
+from .ops.eager import Namespace
 
 __getattr__ = Namespace(__name__, "special_")
 

@@ -15,11 +15,10 @@ from tsjit.frontend import ast as A
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tsjit.frontend.code_outline import (_PLAIN_TYPES, _TYPE3, ClassOutline, DeclRun, DeclSpan,
-                                         DefSpan, _fast_outline, _Outliner, _plain_type,
-                                         _reserved_free, _Unsupported, materialize, outline)
-from tsjit.frontend.parser import parse
-from tsjit.ir.diagnostics import ParseError, Source, TsjitError
+from tsjit.frontend.code_outline import outline
+from tsjit.frontend.parser import expand, parse
+from tsjit.frontend.constants import eval_constant
+from tsjit.ir.diagnostics import ParseError, TsjitError
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 
@@ -44,8 +43,8 @@ def _dump(node: Any) -> Any:
     return node
 
 
-def _materialized(m: A.Module) -> A.Module:
-    return A.Module(m.range, tuple(materialize(s) for s in m.body))
+def _expanded(m: A.Module) -> A.Module:
+    return A.Module(m.range, tuple(expand(s) for s in m.body))
 
 
 CODE = _code_files()
@@ -55,7 +54,7 @@ CODE = _code_files()
 def test_outline_matches_the_parser_on_corpus_code(name: str, text: str) -> None:
     got = outline(text, name)
     assert got is not None, "PythonPrint's files are regular: the outline should take them"
-    assert _dump(_materialized(got)) == _dump(parse(text, name))
+    assert _dump(_expanded(got)) == _dump(parse(text, name))
 
 
 def test_function_bodies_stay_unparsed() -> None:
@@ -69,29 +68,79 @@ def test_function_bodies_stay_unparsed() -> None:
     assert m is not None
     cls, helper, empty = m.body
     assert isinstance(empty.body[0], A.Pass)
-    assert isinstance(cls.body[-1], DefSpan) and cls.body[-1].name == "forward"
-    assert isinstance(helper, DefSpan) and helper.name == "helper"
-    assert _dump(_materialized(m)) == _dump(parse(text))
+    assert isinstance(cls.body[-1], A.DefSpan) and cls.body[-1].name == "forward"
+    assert isinstance(helper, A.DefSpan) and helper.name == "helper"
+    assert _dump(_expanded(m)) == _dump(parse(text))
+
 
 
 @pytest.mark.parametrize("text", [
     'class M(Module):\n  x : int\n  def f(self) -> str:\n    return """a\n(b"""\n',
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return 1 + \\\n      2\n",
     "class M(Module):\n\tx : int\n",
-    "class M(Module):\n  x : Optional[(int)]\n",
-    "class M(Module):\n  x : int = 1 + 2\n",
-    "class M(Module):\n  x : str = r'a'\n",
     "class M(Module):\n  class N:\n    pass\n",
     "x = 1\n",
-    "class M(Module):\n  def f(self) -> int: return 1\n",
+    "@d\nclass M(Module):\n  x : int\n",
+    "  class M(Module):\n    x : int\n",
+    "class M(Module):\n      y : int\n  x : int\n",
+    "class M(Module):\n  x : int\n    y : int\n",
+    "class M(Module):\n   x : int\n",
+    "class M(Module):\n  x : int\n x : int\n",
     "class M(Module):\n  x : List[int\n",
-    "class M(Module):\n  x : int = 012\n",
-    "class M(Module):\n  x : Final[Tuple[int]] =\n",        # a value missing (found by fuzzing)
-    "class M(Module):\n  x :\n",
-    "class M(Module):\n  __annotations__[\"0\"] =\n",
+    "class M(Module):\n  x : List[\n  int]\n",
+    "class M(Module):\n  x : int; y : int\n",
+    "class M(Module):\n  x : str = 'a\n",
+    "class M(Module):\n",
+    "class in(Module):\n  x : int\n",
+    "def if(x: int) -> int:\n  return x\n",
+    "",
 ])
-def test_irregular_files_are_left_to_the_parser(text: str) -> None:
+def test_files_of_other_shapes_are_left_to_the_parser(text: str) -> None:
     assert outline(text) is None
+
+
+@pytest.mark.parametrize("line", [
+    "x : Optional[(int)]", "x : int = 1 + 2", "x : str = r'a'", "x : int = 012",
+    "x :", '__annotations__["0"] =', "n : None", "in : int", "o : Optional[None]",
+    '__annotations__["k"] = a.True', "k : Final[None] = 1", "k : Final[int]",
+    "k : Final[Tuple[int, int]] = (1,2)", "k : Final[str] = 'a\\tb'", "d : Dict[str,int]",
+    '__parameters__ = ["a", "b"]', "RED = 1", "x : Final[Tuple[int]] =",
+])
+def test_other_declarations_stay_spans_the_parser_takes(line: str) -> None:
+    text = f"class M(Module):\n  w : Tensor\n  {line}\n  x : int\n"
+    m = outline(text)
+    assert m is not None
+    try:
+        whole = parse(text)
+    except ParseError as e:
+        with pytest.raises(ParseError) as info:     # the same error, when it is read
+            _expanded(m)
+        assert str(info.value) == str(e)
+        return
+    assert _dump(_expanded(m)) == _dump(whole)
+
+
+def test_declarations_loading_reads() -> None:
+    text = ('class M(Module, Base):\n  __parameters__ = ["w", ]\n  __buffers__ = []\n'
+            '  w : Tensor\n  sub : __torch__.a.B\n  __annotations__["0"] = __torch__.a.B\n'
+            "  o : Optional[int]\n  k : Final[int] = -3\n  s : Final[str] = 'a b'\n"
+            "  t : Final[Tuple[int, int]] = (1, -2)\n  u : Final[Tuple[int]] = (0,)\n"
+            "  e : Final[Tuple[()]] = ()\n  f : Final[float] = 1.5e-05\n  n : Final[None] = None\n"
+            "  def f(self) -> int:\n    return 1\n")
+    cls = outline(text).body[0]
+    assert [b.id for b in cls.bases] == ["Module", "Base"]
+    read = [(s.kind, s.name, s.value) for s in cls.body if isinstance(s, A.DeclSpan)]
+    assert read == [
+        ("names", "__parameters__", ("w",)), ("names", "__buffers__", ()),
+        ("attr", "w", "Tensor"), ("attr", "sub", "__torch__.a.B"), ("attr", "0", "__torch__.a.B"),
+        ("attr", "o", "Optional[int]"), ("final", "k", -3), ("final", "s", "a b"),
+        ("final", "t", (1, -2)), ("final", "u", (0,)), ("final", "e", ()),
+        ("final", "f", 1.5e-05), ("final", "n", None)]
+    whole = parse(text).body[0]
+    assert _dump(expand(cls)) == _dump(whole)
+    for span, stmt in zip(cls.body, whole.body):     # values as the parser reads them
+        if isinstance(span, A.DeclSpan) and span.kind == "final":
+            assert span.value == eval_constant(stmt.value)
 
 
 def test_syntax_error_in_a_method_shows_when_the_method_compiles(tmp_path: Path) -> None:
@@ -119,10 +168,10 @@ def test_syntax_error_in_a_method_shows_when_the_method_compiles(tmp_path: Path)
     with pytest.raises(TsjitError, match="invalid syntax") as info:
         m.other(3)
     assert "code/__torch__" in str(info.value)
+    assert "^" in str(info.value)       # the line, with a caret under the error
 
 
-# Logical lines are found by regular-expression passes (strings and comments blanked,
-# bracket pairs on one line removed innermost first) and a count of what brackets remain.
+# Strings and comments are blanked before brackets are counted.
 _DEEP = "(" * 40 + "1" + ")" * 40
 
 
@@ -133,159 +182,62 @@ _DEEP = "(" * 40 + "1" + ")" * 40
     "class M(Module):\n  s : str = \"a(#'[\"\n  def f(self) -> str:\n"
     "    return 'b)]}\"' # a comment ( with \" and '\n",
     "class M(Module):\n  x : int\n  def f(self, a: int,\n\n  # a comment inside brackets\n"
-    "        b: int) -> int:  # )\n    return [a,\n b][0]\n",
+    "        b: int) -> int:  # )\n    return [a,\n      b][0]\n",
+    "# a comment\nclass M(Module):\n# another\n  x : int  # a third\n\n  def f(self) -> int:\n"
+    "# a comment in a body\n    return 1\n",
+    "def f(x: int) -> int:\n  if x:\n    return 1\n  return 2\ndef g() -> int:\n  return 3",
 ])
-def test_logical_lines_of_nested_and_continued_brackets(text: str) -> None:
+def test_brackets_strings_and_comments(text: str) -> None:
     m = outline(text)
     assert m is not None
-    assert _dump(_materialized(m)) == _dump(parse(text))
+    assert _dump(_expanded(m)) == _dump(parse(text))
 
 
-_UNBALANCED = [
+@pytest.mark.parametrize("text", [
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + _DEEP + ")\n",
-    "class M(Module):\n  x : int\n  def f(self) -> int:\n    return )(1\n",
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return (" + _DEEP + "\n",
     "class M(Module):\n  x : int\n  def f(self) -> str:\n    return 'a\n",
-]
-
-
-@pytest.mark.parametrize("text", _UNBALANCED)
+    # (a line continued onto one indented by at most two spaces: not PythonPrint's layout)
+    "class M(Module):\n  x : int\n  def f(self, a: int) -> int:\n    return [a,\n b][0]\n",
+])
 def test_unbalanced_brackets_and_open_strings_are_left_to_the_parser(text: str) -> None:
-    assert _line_outline(text) is None
-    found = outline(text)
-    if found is not None:
-        # (the layout-only outline takes a def whose brackets balance in number; its
-        # body's error shows when it is compiled)
-        with pytest.raises(ParseError):
-            materialize(found.body[0].body[-1])
+    assert outline(text) is None
 
 
-def _line_outline(text: str) -> Any:
-    """The outline by logical lines (`_Outliner`), which the layout-only outline mirrors."""
-    try:
-        return _Outliner(Source(text, "<string>")).module()
-    except _Unsupported:
-        return None
-
-
-@pytest.mark.parametrize("name,text", CODE, ids=[n for n, _ in CODE])
-def test_layout_outline_takes_corpus_code_as_the_line_outline_does(name: str, text: str) -> None:
-    fast = _fast_outline(Source(text, name))
-    assert fast is not None, "PythonPrint's files are in its own layout"
-    assert _dump(fast) == _dump(_line_outline(text))
+def _spans(m: A.Module) -> list[A.Span]:
+    return [s for top in m.body for s in ([top] if isinstance(top, A.Span) else top.body)
+            if isinstance(s, A.Span)]
 
 
 # Pieces that change the layout of a file: brackets, quotes, comments, blank lines,
 # indentation of every width, line continuations, statements of other shapes.
 _PIECES = ["(", ")", "[", "]", "{", "}", "'", '"', "#", "\\", "\n", "\n ", "\n  ", "\n   ",
-           "\n    ", " ", ",", ":", "def g(x):", "class C(Module):", "pass", "x : int",
-           "\t", "y = 1", '__annotations__["k"] = A.B', "return x"]
+           "\n    ", " ", ",", ":", ";", "def g(x):", "class C(Module):", "pass", "x : int",
+           "\t", "y = 1", '__annotations__["k"] = A.B', "return x", "@d\n", "k : Final[int] = 1"]
 
 
 @settings(max_examples=400)
 @given(st.sampled_from([t for _, t in CODE[:40]]), st.data())
-def test_layout_outline_agrees_with_the_line_outline_on_mutated_code(
-        text: str, data: st.DataObject) -> None:
+def test_outline_of_mutated_code_is_the_parse_or_its_error(text: str,
+                                                           data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 3))
         text = text[:at] + data.draw(st.sampled_from(_PIECES)) + text[at + cut:]
-    if '"""' in text or "\'\'\'" in text:
+    m = outline(text)
+    if m is None:
         return
-    try:
-        fast = _fast_outline(Source(text, "<string>"))
-    except _Unsupported:
-        fast = None
-    if fast is None:
-        return
-    lines = _line_outline(text)
-    if lines is not None:
-        assert _dump(fast) == _dump(lines)
     try:
         whole = parse(text)
     except TsjitError:
-        # A file that is not valid code may outline by layout (and not by lines): what is
-        # broken is inside a function, and shows when the function is compiled.
+        # What is broken is inside a span: its error shows when the span is read
+        # (a function body when the function compiles).
+        errors = 0
+        for span in _spans(m):
+            try:
+                expand(span)
+            except ParseError:
+                errors += 1
+        assert errors
         return
-    assert _dump(_materialized(fast)) == _dump(whole)
-
-
-def test_declarations_with_named_types_stay_unparsed() -> None:
-    text = ("class M(Module):\n  w : Tensor\n  sub : __torch__.a.B\n"
-            '  __annotations__["0"] = __torch__.a.B\n  n : None\n  o : Optional[int]\n'
-            "  def forward(self: __torch__.M) -> Tensor:\n    return self.w\n")
-    m = outline(text)
-    assert m is not None
-    w, sub, zero, n, o, _ = m.body[0].body
-    assert [(d.attr, d.type_text) for d in (w, sub, zero, o)] == \
-        [("w", "Tensor"), ("sub", "__torch__.a.B"), ("0", "__torch__.a.B"),
-         ("o", "Optional[int]")]
-    assert all(isinstance(d, DeclSpan) for d in (w, sub, zero, o))
-    assert isinstance(n, A.AnnAssign)      # `None` is a constant: the parser's to take
-    assert _dump(o.type_expr()) == _dump(o.parse().annotation)
-    assert _dump(sub.type_expr()) == _dump(sub.parse().annotation)
-    assert _dump(zero.type_expr()) == _dump(zero.parse().value)
-    assert _dump(_materialized(m)) == _dump(parse(text))
-
-
-def test_declarations_the_parser_takes_in_a_run() -> None:
-    # A key of `__annotations__[...]` may be anything; a type of another shape than
-    # _DECL's is the declaration parser's, and the run goes on after it.
-    text = ("class M(Module):\n  w : Tensor\n  d : Dict[str,int]\n  o : Optional[int]\n"
-            '  __annotations__["in"] = __torch__.a.B\n  k : Final[None] = 1\n  x : int\n'
-            "  def forward(self: __torch__.M) -> Tensor:\n    return self.w\n")
-    fast = _fast_outline(Source(text, "<string>"))
-    assert fast is not None
-    assert _dump(fast) == _dump(_line_outline(text))
-    body = fast.body[0].body
-    assert [type(s).__name__ for s in body] == \
-        ["DeclSpan", "AnnAssign", "DeclSpan", "DeclSpan", "AnnAssign", "DeclSpan", "DefSpan"]
-    assert (body[3].attr, body[3].type_text) == ("in", "__torch__.a.B")
-    assert _dump(_materialized(fast)) == _dump(parse(text))
-
-
-@pytest.mark.parametrize("line", ["n : None", "in : int", "o : Optional[None]",
-                                  '__annotations__["k"] = a.True'])
-def test_a_declaration_with_a_constant_or_keyword_goes_to_the_line_outline(line: str) -> None:
-    # (as it always has: the layout outline would leave an error in a function of such
-    # a file for later, the line outline does not)
-    text = f"class M(Module):\n  w : Tensor\n  {line}\n  x : int\n"
-    with pytest.raises(_Unsupported):
-        _fast_outline(Source(text, "<string>"))
-    broken = text + "  def f(self) -> str:\n    return 'a\n"
-    assert outline(broken) is None
-    assert _dump(outline(text)) == _dump(_line_outline(text))     # (None for a keyword)
-
-
-def test_class_outline_makes_its_body_and_bases_when_read() -> None:
-    text = ('class M(Module, Base):\n  __parameters__ = ["w", ]\n  __buffers__ = []\n'
-            "  w : Tensor\n  k : Final[int] = -3\n  def f(self) -> int:\n    return 1\n")
-    cls = outline(text).body[0]
-    assert isinstance(cls, ClassOutline) and isinstance(cls, A.ClassDef)
-    assert cls.base_names == ("Module", "Base")
-    run, f = cls.entries
-    assert isinstance(run, DeclRun) and isinstance(f, DefSpan)
-    assert cls.body is cls.body and cls.bases is cls.bases      # made once
-    assert [type(s).__name__ for s in cls.body] == \
-        ["NamesSpan", "NamesSpan", "DeclSpan", "FinalSpan", "DefSpan"]
-    assert cls.body[3].value == -3 and cls.body[0].names == ("w",)
-    plain = materialize(cls)
-    assert type(plain) is A.ClassDef
-    assert _dump(plain) == _dump(parse(text).body[0])
-
-
-# Type texts of pieces: names (constants and keywords among them), dots, brackets, commas.
-_TYPE_TEXT = st.lists(st.sampled_from(["a", "Tensor", "None", "in", "if_", "0", ".", "[", "]",
-                                       ", ", " ", "_", "List", "True"]),
-                      max_size=12).map("".join)
-
-
-@settings(max_examples=300)
-@given(_TYPE_TEXT)
-def test_plain_types_are_the_type_pattern_without_keywords(text: str) -> None:
-    plain = re.fullmatch(_TYPE3, text) is not None and _reserved_free(text)
-    assert _plain_type(text) == plain
-
-
-def test_types_known_plain_are() -> None:
-    assert all(_plain_type(t) for t in _PLAIN_TYPES)
+    assert _dump(_expanded(m)) == _dump(whole)

@@ -81,7 +81,8 @@ def test_types_found_by_text_are_those_of_the_annotation(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["List[int, int]", "Optional[int, str]", "Dict[str]",
                                   "Foo[int]", "Optional[Foo]", "typing.Optional[int]",
-                                  "Final[int]", "Optional[__torch__.c.C]"])
+                                  "Final[int]", "Optional[__torch__.c.C]", "Tuple[int,xint]",
+                                  "Dict[str,int]", "Tuple[int,  int]"])
 def test_other_type_texts_are_left_to_the_annotation(text: str) -> None:
     assert _importer(CODE)._type_of_text(text) is None
 
@@ -94,7 +95,7 @@ def test_a_type_not_found_by_text_is_reported_where_it_is_declared() -> None:
     assert ":5:" in str(info.value)
 
 
-def test_parameters_and_buffers_of_a_run_of_declarations() -> None:
+def test_parameters_buffers_and_constants_of_declarations() -> None:
     code = {"code/__torch__/m.py": (
         "class M(Module):\n"
         '  __parameters__ = ["w", ]\n'

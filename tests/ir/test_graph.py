@@ -1,12 +1,15 @@
 """Graph / Node / Value invariants: use lists, naming, the verifier."""
 import pytest
 
-from tsjit.ir import Graph, LintError, lint
+from tsjit.ir import Graph, LintError, lint, parse_schema
 from tsjit.ir import types as T
+
+ADD_INT = parse_schema("aten::add.int(int a, int b) -> int")
 
 
 def _add(g, a, b, name=None):
     n = g.insert(g.create("aten::add", [a, b], 0))
+    n.schema = ADD_INT
     return n.add_output(T.IntType, name)
 
 
@@ -20,6 +23,8 @@ def test_use_lists_follow_input_changes():
     assert not x.uses and sorted(u.offset for u in y.uses) == [0, 1]
     n.remove_input(0)
     assert [(u.user, u.offset) for u in y.uses] == [(n, 0)]
+    n.add_input(x)
+    assert [(u.user, u.offset) for u in x.uses] == [(n, 1)]
     g.register_output(s)
     lint(g)
 

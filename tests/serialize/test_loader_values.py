@@ -188,3 +188,27 @@ def test_a_tensor_record_met_twice_is_one_tensor(tmp_path: Path) -> None:
         layer.state["bias"] = layer.state["weight"]
     m = tsjit.load(_rezip(tmp_path, share))
     assert m.features[0].bias is m.features[0].weight
+
+
+def test_deep_nesting_is_loaded_without_recursion() -> None:
+    """100,000 nested lists, tuples and dicts: no RecursionError (the walk keeps its own stack)."""
+    depth = 100_000
+    for wrap in (lambda x: [x], lambda x: (x,), lambda x: {"k": x}):
+        v: Any = 1
+        for _ in range(depth):
+            v = wrap(v)
+        out = loader().value(v)
+        for _ in range(depth):
+            out = out["k"] if isinstance(out, dict) else out[0]
+        assert out == 1
+
+
+def test_cycles_through_lists_keep_identity_and_through_tuples_are_refused() -> None:
+    a: list = []
+    a.append(a)
+    out = loader().value(a)
+    assert out[0] is out
+    t = P.Reduce(P.RESTORE_TYPE_TAG, ([], "List[int]"))
+    t.args[0].append(t)
+    with pytest.raises(ArchiveError, match="contains itself"):
+        loader().value((t,))

@@ -4,18 +4,18 @@
     x = tensor([[1., 2.], [3., 4.]])
     y = (x @ x.t()).sum(1)
 
-Kernels for the aten::* tensor operators live in `tsjit/ops/kernels/tensor_*.py`; every
-one of them is also callable here by its PyTorch name (`functional`), and named Tensor
-methods (`x.view(2, 3)`) resolve to them.
+This package is the layer under `tsjit.ops`: it imports numpy and `ir` only. The kernels
+(`tsjit/ops/kernels/`), the eager functions (`tsjit.add`, `tsjit.ops.eager`) and Tensor's
+operators and named methods (`x + y`, `x.view(2, 3)`, installed by
+`tsjit.ops.tensor_methods`) live above it.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, float16,
-                     float32, float64, get_default_dtype, int8, int16, int32, int64,
-                     promote_types, result_type, can_cast, set_default_dtype, uint8, uint16,
-                     uint32, uint64)
+                     float32, float64, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
+                     float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn_x2, get_default_dtype,
+                     int8, int16, int32, int64, promote_types, result_type, can_cast,
+                     set_default_dtype, uint8, uint16, uint32, uint64)
 from .device import Device, device
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Size, Tensor, is_tensor
@@ -24,8 +24,6 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                        seed, tensor, zeros, zeros_like)
 from .printing import set_printoptions
-from . import methods as _methods  # noqa: F401  (installs operators and methods on Tensor)
-from . import functional
 
 # PyTorch's dtype aliases. `bool`, `float`, `int` are module attributes only (like
 # `torch.float`); code in this package never uses them unqualified.
@@ -59,26 +57,15 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-def operator_names() -> list[str]:
-    """Every eager operator name (`add`, `sum`, `conv2d` ...) backed by a tensor kernel."""
-    return sorted(set(functional.operator_names()) | set(_CREATION))
-
-
-def __getattr__(name: str) -> Any:
-    # `tsjit._tensor.add` etc.: the eager operators, resolved on first use
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return getattr(functional, name)
-
-
 __all__ = [
     "Tensor", "Size", "dtype", "Device", "device", "is_tensor",
     "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
     "complex32", "complex64", "complex128", "bool", "bfloat16", "uint16", "uint32", "uint64",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+    "float4_e2m1fn_x2",
     "half", "float", "double", "short", "int", "long", "cfloat", "cdouble", "chalf",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
-    "strided", "contiguous_format", "preserve_format", "channels_last", "functional",
-    "operator_names",
+    "strided", "contiguous_format", "preserve_format", "channels_last",
 ] + _CREATION

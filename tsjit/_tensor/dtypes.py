@@ -1,14 +1,22 @@
-"""Tensor element types (`tsjit.float32` ...) and PyTorch's type-promotion rules.
+"""Tensor element types (`tsjit.float32` ...), PyTorch's type-promotion rules, and the
+names checkpoints give their storages.
 
 A `dtype` is an `int` whose value is PyTorch's ScalarType code, because TorchScript
 passes dtypes around as plain ints (`torch.to(x, 6)`, `prim::dtype(x) == 6`); the
 subclass only adds PyTorch's printing (`torch.float32`) and a few queries.
+
+Every dtype `torch.save` writes has a numpy element type: numpy's own, or one of
+`ml_dtypes` (bfloat16, the float8 formats, complex32 as two float16). PyTorch's
+float4_e2m1fn_x2 packs two 4-bit floats in a byte and has no arithmetic or conversion
+in PyTorch either; it is kept as raw bytes of a one-field numpy record type of its own,
+so that its tensors still have a distinct dtype, view, copy, index and save.
 """
 from __future__ import annotations
 
 import builtins
 from typing import Any, Optional
 
+import ml_dtypes
 import numpy as np
 
 
@@ -24,8 +32,8 @@ class dtype(int):
         return d
 
     @classmethod
-    def _define(cls, code: int, name: str, cname: str, np_dtype: Optional[str],
-                itemsize: int, kind: str, signed: bool) -> "dtype":
+    def _define(cls, code: int, name: str, cname: str, np_dtype: Any, itemsize: int,
+                kind: str, signed: bool, storage: Optional[str] = None) -> "dtype":
         d = int.__new__(cls, code)
         d.name = name              # "float32"
         d.cname = cname            # "Float": the C++ spelling PyTorch's messages use
@@ -33,6 +41,9 @@ class dtype(int):
         d.itemsize = itemsize
         d.kind = kind              # "b" bool, "i" integral, "f" floating, "c" complex
         d.is_signed = signed
+        # `torch.<storage>` names this dtype's storages in checkpoints; dtypes without
+        # one are saved as `torch.storage.UntypedStorage` plus the dtype itself
+        d.storage = storage
         cls._by_code[code] = d
         return d
 
@@ -43,6 +54,12 @@ class dtype(int):
     @property
     def is_complex(self) -> bool:
         return self.kind == "c"
+
+    @property
+    def is_float8(self) -> bool:
+        """Whether it is one of the 8-bit floating types, which PyTorch promotes with no
+        other dtype."""
+        return self.kind == "f" and self.itemsize == 1 and self.np.fields is None
 
     def to_real(self) -> "dtype":
         """The real counterpart of a complex dtype (itself otherwise)."""
@@ -67,33 +84,114 @@ class dtype(int):
         return self
 
 
-uint8 = dtype._define(0, "uint8", "Byte", "uint8", 1, "i", False)
-int8 = dtype._define(1, "int8", "Char", "int8", 1, "i", True)
-int16 = dtype._define(2, "int16", "Short", "int16", 2, "i", True)
-int32 = dtype._define(3, "int32", "Int", "int32", 4, "i", True)
-int64 = dtype._define(4, "int64", "Long", "int64", 8, "i", True)
-float16 = dtype._define(5, "float16", "Half", "float16", 2, "f", True)
-float32 = dtype._define(6, "float32", "Float", "float32", 4, "f", True)
-float64 = dtype._define(7, "float64", "Double", "float64", 8, "f", True)
-complex32 = dtype._define(8, "complex32", "ComplexHalf", None, 4, "c", True)
-complex64 = dtype._define(9, "complex64", "ComplexFloat", "complex64", 8, "c", True)
-complex128 = dtype._define(10, "complex128", "ComplexDouble", "complex128", 16, "c", True)
-bool_ = dtype._define(11, "bool", "Bool", "bool", 1, "b", False)
-# bfloat16 has no numpy counterpart: the dtype exists (archives may name it) but tensors
-# of it cannot be created.
-bfloat16 = dtype._define(15, "bfloat16", "BFloat16", None, 2, "f", True)
+uint8 = dtype._define(0, "uint8", "Byte", "uint8", 1, "i", False, "ByteStorage")
+int8 = dtype._define(1, "int8", "Char", "int8", 1, "i", True, "CharStorage")
+int16 = dtype._define(2, "int16", "Short", "int16", 2, "i", True, "ShortStorage")
+int32 = dtype._define(3, "int32", "Int", "int32", 4, "i", True, "IntStorage")
+int64 = dtype._define(4, "int64", "Long", "int64", 8, "i", True, "LongStorage")
+float16 = dtype._define(5, "float16", "Half", "float16", 2, "f", True, "HalfStorage")
+float32 = dtype._define(6, "float32", "Float", "float32", 4, "f", True, "FloatStorage")
+float64 = dtype._define(7, "float64", "Double", "float64", 8, "f", True, "DoubleStorage")
+complex32 = dtype._define(8, "complex32", "ComplexHalf", ml_dtypes.complex32, 4, "c", True)
+complex64 = dtype._define(9, "complex64", "ComplexFloat", "complex64", 8, "c", True,
+                          "ComplexFloatStorage")
+complex128 = dtype._define(10, "complex128", "ComplexDouble", "complex128", 16, "c", True,
+                           "ComplexDoubleStorage")
+bool_ = dtype._define(11, "bool", "Bool", "bool", 1, "b", False, "BoolStorage")
+bfloat16 = dtype._define(15, "bfloat16", "BFloat16", ml_dtypes.bfloat16, 2, "f", True,
+                         "BFloat16Storage")
+float8_e5m2 = dtype._define(23, "float8_e5m2", "Float8_e5m2", ml_dtypes.float8_e5m2, 1, "f",
+                            True)
+float8_e4m3fn = dtype._define(24, "float8_e4m3fn", "Float8_e4m3fn", ml_dtypes.float8_e4m3fn,
+                              1, "f", True)
+float8_e5m2fnuz = dtype._define(25, "float8_e5m2fnuz", "Float8_e5m2fnuz",
+                                ml_dtypes.float8_e5m2fnuz, 1, "f", True)
+float8_e4m3fnuz = dtype._define(26, "float8_e4m3fnuz", "Float8_e4m3fnuz",
+                                ml_dtypes.float8_e4m3fnuz, 1, "f", True)
 uint16 = dtype._define(27, "uint16", "UInt16", "uint16", 2, "i", False)
 uint32 = dtype._define(28, "uint32", "UInt32", "uint32", 4, "i", False)
 uint64 = dtype._define(29, "uint64", "UInt64", "uint64", 8, "i", False)
+float8_e8m0fnu = dtype._define(44, "float8_e8m0fnu", "Float8_e8m0fnu",
+                               ml_dtypes.float8_e8m0fnu, 1, "f", False)
+# Two float4_e2m1fn in a byte: no numpy type, so a record type of one uint8 field whose
+# name says what it holds (distinct from uint8, and refused by numpy's arithmetic).
+float4_e2m1fn_x2 = dtype._define(45, "float4_e2m1fn_x2", "Float4_e2m1fn_x2",
+                                 [("float4_e2m1fn_x2", "u1")], 1, "f", True)
+
+# Dtypes whose numpy type is a byte container, not a number: they convert to nothing and
+# compute nothing (as in PyTorch), but view, copy and index.
+RAW_DTYPES = frozenset({float4_e2m1fn_x2})
+
+# Checkpoint storage classes: `torch.FloatStorage` ... -> dtype (one table for the writer
+# and the reader). Other dtypes' storages are `torch.storage.UntypedStorage`, rebuilt with
+# `torch._utils._rebuild_tensor_v3`, which names the dtype.
+STORAGE_TYPES: dict[str, dtype] = {
+    d.storage: d for d in dtype._by_code.values() if d.storage is not None}
+UNTYPED_STORAGE = ("torch.storage", "UntypedStorage")
 
 # Names and PyTorch's aliases (the facade exports `float`, `long` ... as module attributes;
 # they are not bound here so that this module keeps the builtins).
 _ALIASES: dict[str, dtype] = {d.name: d for d in dtype._by_code.values()}
 _ALIASES.update(half=float16, float=float32, double=float64, short=int16, int=int32,
                 long=int64, cfloat=complex64, cdouble=complex128, chalf=complex32)
+ALL_DTYPES: tuple[dtype, ...] = tuple(dtype._by_code.values())
 
-_NP_TO_DTYPE: dict[np.dtype, dtype] = {
-    d.np: d for d in dtype._by_code.values() if d.np is not None}
+_NP_TO_DTYPE: dict[np.dtype, dtype] = {d.np: d for d in dtype._by_code.values()}
+
+# numpy types numpy computes with, for the element types of ml_dtypes (which convert
+# exactly) and for the raw float4 pairs (their bytes)
+_NATIVE: dict[np.dtype, np.dtype] = {
+    d.np: (np.dtype(np.uint8) if d in RAW_DTYPES else
+           np.dtype(np.complex64) if d.kind == "c" else np.dtype(np.float32))
+    for d in dtype._by_code.values() if d.np.kind not in "biufc"}
+
+
+def convert(a: np.ndarray, dt: "dtype") -> np.ndarray:
+    """`a`'s values as a new array of dtype `dt`, rounded as PyTorch rounds: ml_dtypes
+    agrees with it except where PyTorch writes NaN as 0xFFFF in bfloat16 and with the low
+    bit set in float8_e5m2, and saturates float8_e4m3fn at +-448 (infinities included)."""
+    check_conversion(a.dtype, dt)
+    if dt.kind != "c" and _NATIVE.get(a.dtype, a.dtype).kind == "c":
+        a = native_values(a).real        # complex to real keeps the real part, silently
+    r = a.astype(dt.np)
+    fix = _NAN_SATURATE.get(int(dt))
+    if fix is not None and a.dtype.kind not in "biuc" and a.dtype.fields is None and r.size:
+        nan_bits, saturate = fix
+        nan = np.isnan(a)
+        bits = r.view(np.uint16 if dt.itemsize == 2 else np.uint8)
+        neg = np.signbit(a)
+        if nan_bits is not None and nan.any():
+            bits[nan] = nan_bits if dt.itemsize == 2 else nan_bits | (neg[nan] * 0x80)
+        if saturate is not None:
+            over = ~nan & (np.abs(a.astype(np.float64)) > saturate[0])
+            if over.any():
+                bits[over] = saturate[1] | (neg[over] * 0x80)
+    return r
+
+
+# ScalarType code -> (NaN bit pattern, (largest finite value, its bits)) where PyTorch's
+# rounding differs from ml_dtypes'.
+_NAN_SATURATE: dict[int, tuple[Optional[int], Optional[tuple[float, int]]]] = {
+    15: (0xFFFF, None), 23: (0x7F, None), 24: (None, (448.0, 0x7E))}
+
+
+def check_conversion(src: np.dtype, dst: "dtype", kernel: str = "copy_") -> None:
+    """Raise PyTorch's error for a value conversion to or from float4_e2m1fn_x2 (whose
+    pairs PyTorch neither reads nor writes as numbers)."""
+    if src != dst.np and (dst in RAW_DTYPES or src.fields is not None):
+        raw = dst if dst in RAW_DTYPES else float4_e2m1fn_x2
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{raw.cname}\'')
+
+
+def native_values(a: np.ndarray) -> np.ndarray:
+    """`a` in a numpy type numpy itself computes with: bfloat16 and float8 as float32,
+    complex32 as complex64, float4_e2m1fn_x2 as its bytes (uint8); others as they are."""
+    nd = _NATIVE.get(a.dtype)
+    if nd is None:
+        return a
+    if nd.itemsize == a.itemsize and a.dtype.fields is not None:
+        return a.view(nd)
+    return a.astype(nd)
 
 _default_dtype: dtype = float32
 
@@ -152,10 +250,7 @@ def from_numpy_dtype(nd: np.dtype) -> dtype:
 
 def to_numpy_dtype(d: Any) -> np.dtype:
     """The numpy dtype that stores tensors of dtype `d`."""
-    d = as_dtype(d)
-    if d.np is None:
-        raise TypeError(f"{d} is not supported by tsjit (numpy has no such type)")
-    return d.np
+    return as_dtype(d).np
 
 
 # ---------------------------------------------------------------------------------
@@ -177,6 +272,19 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     """PyTorch's promoteTypes: the smallest dtype both a and b convert to."""
     if a == b:
         return a
+    if a.is_float8 or b.is_float8:
+        raise RuntimeError("Promotion for Float8 Types is not supported, attempted to "
+                           f"promote {a.cname} and {b.cname}")
+    if int(a) in _UNSIGNED_BIG or int(b) in _UNSIGNED_BIG:
+        # only a real floating type absorbs them (even float4_e2m1fn_x2, as in PyTorch)
+        other = b if int(a) in _UNSIGNED_BIG else a
+        if other.kind == "f":
+            return other
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {a.cname} and {b.cname}")
+    if a in RAW_DTYPES or b in RAW_DTYPES:
+        raise RuntimeError(f"Promotion for {float4_e2m1fn_x2.cname} is not supported, "
+                           f"attempted to promote {a.cname} and {b.cname}")
     if a.kind == "b":
         return b
     if b.kind == "b":
@@ -185,19 +293,14 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if ka != kb:
         hi, lo = (a, b) if ka > kb else (b, a)
         if hi.kind == "c" and lo.kind == "f":
-            # complex64 with float64 needs complex128 to keep the float's precision
-            return complex128 if lo == float64 else hi
+            # the complex type whose parts hold both reals (complex32 + float32 -> complex64)
+            return promote_types(hi.to_real(), lo).to_complex()
         return hi
     if a.kind == "f":
         if {int(a), int(b)} == {5, 15}:
             return float32    # half with bfloat16 meet at float
         return a if a.itemsize > b.itemsize else b
     if a.kind == "c":
-        return a if a.itemsize > b.itemsize else b
-    if int(a) in _UNSIGNED_BIG or int(b) in _UNSIGNED_BIG:
-        if a.is_signed or b.is_signed:
-            raise TypeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
-                            f"attempted to promote {a.cname} and {b.cname}")
         return a if a.itemsize > b.itemsize else b
     return from_numpy_dtype(np.promote_types(a.np, b.np))
 

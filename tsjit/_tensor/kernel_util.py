@@ -22,23 +22,6 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
                         category=RuntimeWarning, module=r"tsjit\.")
 
-# qualified name -> the schema string as written, so the eager dispatcher can see
-# spellings the parsed schema folds away (ScalarType, Device, MemoryFormat are ints there).
-RAW_SCHEMAS: dict[str, str] = {}
-
-
-def op(*schemas: str) -> Callable[[Callable], Callable]:
-    """`tsjit.ops.registry.op` that also remembers the raw schema strings."""
-    from ..ops.registry import op as _op
-    from ..ir.schema import parse_schema
-
-    def deco(fn: Callable) -> Callable:
-        for s in schemas:
-            RAW_SCHEMAS[parse_schema(s).qualified] = s
-        return _op(*schemas)(fn)
-    return deco
-
-
 def wrap(a: Any) -> Tensor:
     """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
     return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))
@@ -61,6 +44,8 @@ def dtype_of(x: Any) -> D.dtype:
 def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     """A Python number as a 0-d array of dtype `dt`, converting like a C++ cast."""
     nd = D.to_numpy_dtype(dt)
+    if dt in D.RAW_DTYPES:
+        D.check_conversion(np.dtype(np.float64), dt)
     if isinstance(v, Tensor):
         return v._a.astype(nd, copy=False)
     if isinstance(v, (bool, np.bool_)):
@@ -138,7 +123,7 @@ def to_np(x: Any, dt: D.dtype) -> np.ndarray:
         if a.dtype == nd:
             return a
         with np.errstate(all="ignore"):
-            return a.astype(nd)
+            return D.convert(a, dt)
     return scalar_to_np(x, dt)
 
 
@@ -148,7 +133,7 @@ def cast(a: np.ndarray, dt: D.dtype) -> np.ndarray:
     if a.dtype == nd:
         return a
     with np.errstate(all="ignore"):
-        return a.astype(nd)
+        return D.convert(a, dt)
 
 
 def float_result(dt: D.dtype) -> D.dtype:

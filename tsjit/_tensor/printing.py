@@ -125,11 +125,11 @@ def _nested(a: np.ndarray, indent: int, summarize: bool, fmt: Any) -> str:
     return "[" + sep.join(rows) + "]"
 
 
-def _body(a: np.ndarray, indent: int) -> str:
+def _body(a: np.ndarray, kind: str, indent: int) -> str:
+    a = D.native_values(a)
     summarize = a.size > THRESHOLD
     sample = _summarized(a) if summarize else a
     vals = sample.reshape(-1).tolist()
-    kind = a.dtype.kind
     if kind == "c":
         fmt: Any = _ComplexFormatter(vals)
     else:
@@ -157,7 +157,7 @@ def tensor_repr(t: Any, prefix: str = "tensor(") -> str:
     else:
         if dt not in (default, default.to_complex(), D.int64, D.bool_):
             suffixes.append("dtype=" + str(dt))
-        body = _body(a, indent)
+        body = _body(a, dt.kind, indent)
     if getattr(t, "requires_grad", False):
         suffixes.append("requires_grad=True")
     out = prefix + body

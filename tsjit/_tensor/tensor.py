@@ -4,12 +4,11 @@ A tensor owns nothing but `_a`, an ndarray. View operations return tensors over 
 views of the same memory, so writes through a view reach the base (`x[0] = 1`,
 `x.t().add_(1)`). Results are always ndarrays, never numpy scalars: zero-dim values are
 0-d arrays. Operators and most methods call the kernels in `tsjit/ops/kernels/tensor_*`
-(attached by `tsjit._tensor.methods`), so eager code and compiled code share one
+(attached by `tsjit.ops.tensor_methods`), so eager code and compiled code share one
 implementation.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Iterator, Optional
 
 import numpy as np
@@ -48,19 +47,6 @@ class Size(tuple):
 
     def __reduce__(self) -> Any:
         return (Size, (tuple(self),))
-
-
-class _Kernels:
-    """Lazy access to the kernel modules (`K.arith.add`); imported on first use because
-    the kernel modules themselves import this package."""
-
-    def __getattr__(self, theme: str) -> Any:
-        mod = importlib.import_module(f"tsjit.ops.kernels.tensor_{theme}")
-        setattr(self, theme, mod)
-        return mod
-
-
-K = _Kernels()
 
 
 # For `Tensor._wrap`, which makes every result: numpy's module has a __getattr__, so
@@ -256,11 +242,23 @@ class Tensor:
         if self._a.size != 1:
             raise RuntimeError(f"a Tensor with {self._a.size} elements cannot be converted "
                                "to Scalar")
-        return to_py(self._a.reshape(-1)[0], self._a.dtype)
+        a = self._numbers("_local_scalar_dense_cpu")
+        return to_py(a.reshape(-1)[0], a.dtype)
 
     def tolist(self) -> Any:
         """Nested Python lists of Python numbers (a number for a 0-dim tensor)."""
-        return self._a.tolist()
+        return self._numbers("tolist").tolist()
+
+    def _numbers(self, what: str) -> np.ndarray:
+        """The elements in a numpy type whose values are Python numbers (bfloat16 ... as
+        float32); float4_e2m1fn_x2 pairs have no value, as in PyTorch."""
+        a = self._a
+        if a.dtype.kind in "biufc":
+            return a
+        dt = self.dtype
+        if dt in D.RAW_DTYPES:
+            raise NotImplementedError(f'"{what}" not implemented for \'{dt.cname}\'')
+        return D.native_values(a)
 
     def __bool__(self) -> bool:
         n = self._a.size

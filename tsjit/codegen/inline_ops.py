@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional, Protocol
 import numpy as np
 
 from ..ir import Node
+from ..ir.node_kinds import prim
 from ..ops.formatting import wrap_int64
 from .._tensor.tensor import Tensor
 
@@ -85,9 +86,9 @@ _fixed(Inline(expr=lambda a: f"({a[0]} or {a[1]})", pure=True), "aten::__or__.bo
 def _is(n: Node, g: Context) -> Optional[Inline]:
     # Identity is only Python's `is` against None (the kernel compares values otherwise).
     op = "is" if n.kind == "aten::__is__" else "is not"
-    if n.input(1).node.kind == "prim::Constant" and g.constant(n, 1) is None:
+    if n.input(1).node.kind == prim.Constant and g.constant(n, 1) is None:
         return Inline(expr=lambda a: f"({a[0]} {op} None)", pure=True)
-    if n.input(0).node.kind == "prim::Constant" and g.constant(n, 0) is None:
+    if n.input(0).node.kind == prim.Constant and g.constant(n, 0) is None:
         return Inline(expr=lambda a: f"({a[1]} {op} None)", pure=True, order=(1, 0))
     return None
 
@@ -227,7 +228,7 @@ for _m in ("strip", "lstrip", "rstrip"):
 
 @_register("aten::split.str")
 def _split(n: Node, g: Context) -> Optional[Inline]:
-    if not (n.input(1).node.kind == "prim::Constant" and g.constant(n, 1) is None):
+    if not (n.input(1).node.kind == prim.Constant and g.constant(n, 1) is None):
         return None
     k = g.kernel(n)
     # Python's whitespace on ASCII is the kernel's plus \x1f.

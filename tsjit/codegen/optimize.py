@@ -2,28 +2,22 @@
 and the passes that then pay for themselves run to a fixed point."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Optional
 
 from ..ir import Function, Graph
 from ..ir.cloning import copy_graph
-from ..ir.passes import CLEANUP, constant_propagation, inlining, peephole, run_pipeline
+from ..ir.passes import (CLEANUP, constant_propagation, inlining, peephole, run_pipeline,
+                         run_to_fixed_point)
 from ..ops import registry
 
 
-def _kernel_for(n: Any) -> Any:
-    o = registry.find_by_schema(n.schema)
-    return o.kernel if o is not None else None
-
-
 def optimized_graph(fn: Function, inline_limit: int = inlining.SMALL_FUNCTION_NODES,
-                    verify: bool = False) -> Graph:
+                    verify: Optional[bool] = None) -> Graph:
     """`fn`'s graph, copied and optimized for code generation (the original is untouched);
-    with `verify`, the verifier checks the graph after every pass."""
+    with `verify` (default: `TSJIT_VERIFY`), the verifier checks the graph after every pass."""
     g = copy_graph(fn.graph)
-    passes = [lambda g: inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))]
-    run_pipeline(g, passes, verify)
-    for _ in range(10):
-        if not run_pipeline(g, [peephole.run, lambda g: constant_propagation.run(g, _kernel_for)]
-                            + CLEANUP, verify):
-            break
+    run_pipeline(g, [lambda g: inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))],
+                 verify)
+    run_to_fixed_point(g, [peephole.run, lambda g: constant_propagation.run(g, registry.kernel_for)]
+                       + CLEANUP, verify)
     return g

@@ -29,6 +29,7 @@ from ..ir import Block, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
 from ..ir.liveness import Releases, releases
+from ..ir.node_kinds import prim
 from .inline_ops import TEMPLATES, Context, Inline
 
 Location = tuple[Optional[SourceRange], tuple]
@@ -100,7 +101,7 @@ class _Source(Context):
 
     def constant(self, n: Node, i: int) -> Any:
         v = n.input(i)
-        return v.node.attrs.get("value") if v.node.kind == "prim::Constant" else _NOT_CONSTANT
+        return v.node.attrs.get("value") if v.node.kind == prim.Constant else _NOT_CONSTANT
 
     # --- names, constants, lines --------------------------------------------------------
     def local(self, v: Value) -> str:
@@ -130,7 +131,7 @@ class _Source(Context):
     # --- operands -----------------------------------------------------------------------
     def atom(self, v: Value) -> str:
         """A name or literal for `v` (no pending expression is folded)."""
-        if v.node.kind == "prim::Constant":
+        if v.node.kind == prim.Constant:
             return self.literal(v)
         if v in self.aliases:
             return self.aliases[v]
@@ -187,21 +188,21 @@ class _Source(Context):
 
     def visit(self, n: Node) -> None:
         k = n.kind
-        if k == "prim::Constant":
+        if k == prim.Constant:
             return
-        if k == "prim::If":
+        if k == prim.If:
             self.if_(n)
-        elif k == "prim::Loop":
+        elif k == prim.Loop:
             self.loop(n)
-        elif k == "prim::Uninitialized":
+        elif k == prim.Uninitialized:
             self.aliases[n.output()] = "None"
-        elif k == "prim::unchecked_cast":
+        elif k == prim.unchecked_cast:
             self.aliases[n.output()] = self.atom(n.input(0))
         elif k in _STRUCTURAL:
             self.structural(n)
-        elif k in ("prim::CallFunction", "prim::CallMethod"):
+        elif k in (prim.CallFunction, prim.CallMethod):
             self.call(n)
-        elif k == "prim::RaiseException":
+        elif k == prim.RaiseException:
             msg, cls = self.operands(list(n.inputs))
             self.flush()
             self.emit(f"raise {self.bind(raise_script_error, '_raise')}({msg}, {cls})")
@@ -217,7 +218,7 @@ class _Source(Context):
         """Give `n`'s single output the expression `text` (folded later or assigned now)."""
         v = n.output()
         if pure and len(v.uses) == 1 and v.uses[0].user.owning_block is n.owning_block \
-                and v.uses[0].user.kind != "prim::Loop":
+                and v.uses[0].user.kind != prim.Loop:
             self.pending.append((v, text))
         else:
             self.flush()
@@ -243,7 +244,7 @@ class _Source(Context):
 
     def outputs(self, n: Node, call: str) -> None:
         self.flush()
-        if n.kind in ("prim::TupleUnpack", "prim::ListUnpack") or len(n.outputs) > 1:
+        if n.kind in (prim.TupleUnpack, prim.ListUnpack) or len(n.outputs) > 1:
             self.emit(f"{''.join(self.local(o) + ', ' for o in n.outputs)}= {call}")
         elif n.outputs:
             self.emit(f"{self.local(n.output())} = {call}")
@@ -252,26 +253,26 @@ class _Source(Context):
 
     def structural(self, n: Node) -> None:
         k = n.kind
-        if k == "prim::GetAttr":
+        if k == prim.GetAttr:
             (obj,) = self.operands(list(n.inputs))
             self.result(n, f"{obj}.slots[{_slot(n)}]", True)
-        elif k == "prim::SetAttr":
+        elif k == prim.SetAttr:
             obj, val = self.operands(list(n.inputs), atoms=True)
             slot = _slot(n)
             self.emit(f"if {slot} < len({obj}.slots): {obj}.slots[{slot}] = {val}")
             self.emit(f"else: {self.bind(set_slot, '_set_slot')}({obj}, {slot}, {val})")
-        elif k == "prim::TupleConstruct":
+        elif k == prim.TupleConstruct:
             args = self.operands(list(n.inputs))
             self.result(n, f"({args[0]},)" if len(args) == 1 else f"({', '.join(args)})", True)
-        elif k == "prim::ListConstruct":
+        elif k == prim.ListConstruct:
             self.result(n, f"[{', '.join(self.operands(list(n.inputs)))}]", True)
-        elif k == "prim::DictConstruct":
+        elif k == prim.DictConstruct:
             a = self.operands(list(n.inputs))
             self.result(n, "{" + ", ".join(f"{a[i]}: {a[i + 1]}" for i in range(0, len(a), 2)) + "}", True)
-        elif k == "prim::TupleIndex" and n.input(1).node.kind == "prim::Constant":
+        elif k == prim.TupleIndex and n.input(1).node.kind == prim.Constant:
             (t,) = self.operands([n.input(0)])
             self.result(n, f"{t}[{self.literal(n.input(1))}]", True)
-        elif k == "prim::TupleUnpack":
+        elif k == prim.TupleUnpack:
             (t,) = self.operands([n.input(0)])
             self.outputs(n, t)
         else:
@@ -279,7 +280,7 @@ class _Source(Context):
 
     def call(self, n: Node) -> None:
         fn = n.callee
-        if n.kind == "prim::CallFunction":
+        if n.kind == prim.CallFunction:
             args = self.operands(list(n.inputs[1:]))
             target = f"{self.bind(executor_for(fn), '_f')}.call"
         elif isinstance(n.input(0).type, T.ClassType) and fn is not None:
@@ -363,13 +364,13 @@ class _Source(Context):
             self.depth -= 1
 
 
-_STRUCTURAL = {"prim::GetAttr", "prim::SetAttr", "prim::TupleConstruct", "prim::ListConstruct",
-               "prim::DictConstruct", "prim::TupleIndex", "prim::TupleUnpack"}
+_STRUCTURAL = {prim.GetAttr, prim.SetAttr, prim.TupleConstruct, prim.ListConstruct,
+               prim.DictConstruct, prim.TupleIndex, prim.TupleUnpack}
 _NOT_CONSTANT = object()
 
 
 def _constant(v: Value) -> Any:
-    return v.node.attrs.get("value") if v.node.kind == "prim::Constant" else None
+    return v.node.attrs.get("value") if v.node.kind == prim.Constant else None
 
 
 def _slot(n: Node) -> int:

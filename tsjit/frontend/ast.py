@@ -4,8 +4,12 @@ Nodes are never changed once built. They are not frozen dataclasses because thos
 three times as long to build (each field set through object.__setattr__), and parsing and
 archive loading build many; __slots__ keeps them small.
 
-Only `parser.py` builds these (from lark trees); everything after the parser sees only
-these classes. Abstract grammar:
+Only `parser.py` builds these (from lark trees), with one exception: the outline of an
+archive's code (`code_outline.py`) builds a Module of ClassDefs (bases as Names) whose
+statements it leaves unparsed as spans (`DefSpan`, `DeclSpan`: `Span` nodes, with what
+loading reads of them), and `parser.expand` parses a span to the statement the parser
+gives for the whole file. Everything after the parser sees only these classes. Abstract
+grammar:
 
     Module     = (Def | ClassDef | Stmt)*
     Def        = name, Param*, returns?, Stmt*, decorators, type_comment?
@@ -16,6 +20,7 @@ these classes. Abstract grammar:
                | If(test, body, orelse) | While(test, body) | For(target, iter, body)
                | Return(value?) | Raise(exc?) | Assert(test, msg?) | Pass | Break
                | Continue | Delete(targets) | With(items, body) | Def | ClassDef
+               | DefSpan(name) | DeclSpan(kind, name, value)    (archive code, unparsed)
     Expr       = Name(id) | Constant(value) | JoinedStr(parts) | FormattedValue(value,
                  conversion?, format_spec?) | Attribute(value, attr) | Subscript(value,
                  index) | Slice(lower?, upper?, step?) | Call(func, args, keywords)
@@ -319,6 +324,36 @@ class ClassDef(Stmt):
     bases: tuple[Expr, ...]
     body: tuple[Stmt, ...]
     decorators: tuple[Expr, ...] = ()
+
+
+@dataclass(eq=False, slots=True)
+class Span(Stmt):
+    """A statement of archive code not parsed yet: its text is `range`'s (which starts
+    after the line's indentation); `parser.expand` parses it."""
+
+
+@dataclass(eq=False, slots=True)
+class DefSpan(Span):
+    """A function or method definition, parsed when the function is first compiled."""
+
+    name: str
+
+
+@dataclass(eq=False, slots=True)
+class DeclSpan(Span):
+    """A one-line declaration of a class body, and what loading reads of it (`kind`):
+
+    "attr"   `name : T` or `__annotations__["name"] = T`; `value` is T's text
+    "names"  `name = ["a", "b", ]` (`__parameters__`, `__buffers__`, `__annotations__`);
+             `value` is the tuple of the strings listed
+    "final"  `name : Final[T] = v`, v a number, bool, None, plain string or a tuple of
+             numbers; `value` is v
+    "stmt"   any other statement; `name` is "" and `value` None (only the parser reads it)
+    """
+
+    kind: str
+    name: str
+    value: Any
 
 
 @dataclass(eq=False, slots=True)

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
-from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline
+from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline, run_to_fixed_point
 from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
 from . import ast
@@ -71,13 +71,10 @@ class FunctionCompiler(Emitter):
                                    "all paths", d.range)
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
-        exit_transform.run(self.graph)
-        # Folding exposes dead branches and simplifying exposes more folding: iterate to a
-        # fixed point, so compiling printed code cannot simplify any further (no jitter).
-        for _ in range(20):
-            changed = constant_propagation.run(self.graph, _kernel_for)
-            if not (run_pipeline(self.graph, CLEANUP) or changed):
-                break
+        run_pipeline(self.graph, [exit_transform.run])
+        # To a fixed point, so compiling printed code cannot simplify any further (no jitter).
+        run_to_fixed_point(self.graph, [lambda g: constant_propagation.run(g, registry.kernel_for)]
+                           + CLEANUP)
         ret = Argument("", self.declared_return or self.graph.outputs[0].type)
         self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))
         self.fn.graph = self.graph
@@ -657,9 +654,6 @@ def _elements_fit(actual: T.Type, declared: T.Type) -> bool:
     return False
 
 
-def _kernel_for(n: Any) -> Any:
-    o = registry.find_by_schema(n.schema)
-    return o.kernel if o is not None else None
 
 
 def _dotted_name(e: ast.Expr) -> str:

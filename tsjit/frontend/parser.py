@@ -23,7 +23,7 @@ from . import _parser_cache
 from . import ast as A
 from ..ir.diagnostics import ParseError, Source, SourceRange
 
-__all__ = ["parse", "parse_def", "parse_def_at", "parse_class", "parse_expr"]
+__all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
@@ -504,10 +504,20 @@ def parse_class(text: str, filename: str = "<string>", starting_line: int = 1) -
     return _parse_single(text, filename, starting_line, A.ClassDef, "class definition")
 
 
-def parse_def_at(src: Source, start: int, end: int) -> A.Def:
-    """Parse the function definition at [start, end) of `src`, `start` being a line start
-    (an archive's method, parsed when first compiled; ranges point into the whole file)."""
-    return _parse_single_in(src, start, end, A.Def, "function definition")
+def expand(stmt: A.Stmt) -> A.Stmt:
+    """`stmt` with its spans parsed (a Span, or the Spans of a ClassDef's body): the
+    statement parsing the whole file gives, ranges included."""
+    if isinstance(stmt, A.Span):
+        src, start = stmt.range.source, stmt.range.start
+        # From the line's start: its indentation is the base level (see _parse_single_in).
+        line_start = src.text.rfind("\n", 0, start) + 1
+        if type(stmt) is A.DefSpan:
+            return _parse_single_in(src, line_start, stmt.range.end, A.Def, "function definition")
+        return _parse_single_in(src, line_start, stmt.range.end, A.Stmt, "statement")
+    if isinstance(stmt, A.ClassDef) and any(isinstance(s, A.Span) for s in stmt.body):
+        return A.ClassDef(stmt.range, stmt.name, stmt.bases, tuple(expand(s) for s in stmt.body),
+                          stmt.decorators)
+    return stmt
 
 
 def parse_expr(text: str, filename: str = "<string>") -> A.Expr:

@@ -17,11 +17,10 @@ from ..ir.diagnostics import CompileError, SourceRange
 from . import ast
 from .builtins import lookup_builtin
 from .annotations import BUILTIN_TYPE_NAMES
-from .code_outline import (ClassOutline, DeclRun, DeclSpan, DefSpan, FinalSpan, NamesSpan,
-                           final_value, listed_names, materialize, outline)
+from .code_outline import outline
 from .compiler import FunctionCompiler
 from .constants import eval_constant
-from .parser import parse
+from .parser import expand, parse
 from .resolver import Resolver
 from .sugared import (ClassNamespaceValue, ClassValue, FunctionValue, NamespaceValue,
                       SimpleValue, SugaredValue)
@@ -107,8 +106,6 @@ class SourceImporter:
         # and PythonPrint repeats annotations (`training : bool` in every module class).
         self.annotation_types: dict[str, T.Type] = {}
         self.class_body: Optional[FunctionCompiler] = None   # resolves attribute annotations
-        # Declarations' type texts the outline has checked (the same in every file).
-        self.outline_checked: dict[str, bool] = {}
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -145,25 +142,22 @@ class SourceImporter:
 
     def load_file(self, prefix: str, text: str, filename: str, origin: Any = None) -> None:
         # The outline leaves function bodies unparsed (DefSpan) until they are compiled.
-        module = outline(text, filename, self.outline_checked) or parse(text, filename)
+        module = outline(text, filename) or parse(text, filename)
         module.range.source.origin = origin
         bodies = []
         for stmt in module.body:
             if isinstance(stmt, ast.ClassDef):
                 qualified = f"{prefix}.{stmt.name}"
-                if type(stmt) is ClassOutline:
-                    bases = stmt.base_names     # (the outline makes no node of them)
-                else:
-                    bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
-                             for b in stmt.bases]
+                bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                         for b in stmt.bases]
                 if not _NAMED_TYPE_BASES.isdisjoint(bases):
                     self.pending[qualified] = lambda q=qualified, c=stmt, b=bases: \
-                        self.declare_named_type(q, materialize(c), b)
+                        self.declare_named_type(q, expand(c), b)
                     continue
                 t = T.ClassType(qualified, is_module="Module" in bases)
                 self.cu.register_type(t)
                 bodies.append((t, stmt))
-            elif isinstance(stmt, (ast.Def, DefSpan)):
+            elif isinstance(stmt, (ast.Def, ast.DefSpan)):
                 self.declare_function(f"{prefix}.{stmt.name}", stmt, None)
             else:
                 raise CompileError("archive code files hold only classes and functions", stmt.range)
@@ -172,7 +166,7 @@ class SourceImporter:
 
     def declare_function(self, qualified: str, d: Any, owner: Optional[T.ClassType]) -> Function:
         def define(fn: Function) -> None:
-            node = materialize(d)
+            node = expand(d)
             fn.source_def = node
             FunctionCompiler(self.cu, self.resolver, fn, node, owner).compile()
         fn = Function(qualified, owner=owner, definer=define)
@@ -195,20 +189,13 @@ class SourceImporter:
         qualified = t.qualified_name
         params: list[str] = []
         buffers: list[str] = []
-        # (an outline's class: its runs of declarations are read without making spans)
-        for stmt in c.entries if type(c) is ClassOutline else c.body:
-            kind = type(stmt)
-            if kind is DefSpan:
-                self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
-            elif kind is DeclRun:
-                self.declare_run(t, stmt, params, buffers)
-            elif kind is DeclSpan:
-                t.add_attribute(stmt.attr, self.declared_type(stmt))
-            elif kind is NamesSpan:
-                (params if stmt.target == "__parameters__" else buffers).extend(stmt.names)
-            elif kind is FinalSpan:
-                t.constants[stmt.name] = stmt.value
-            elif isinstance(stmt, (ast.Def, DefSpan)):
+        for stmt in c.body:
+            if type(stmt) is ast.DeclSpan:
+                if stmt.kind != "stmt":
+                    self.declare(t, stmt, params, buffers)
+                    continue
+                stmt = expand(stmt)     # a statement the outline does not read
+            if isinstance(stmt, (ast.Def, ast.DefSpan)):
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
@@ -241,45 +228,29 @@ class SourceImporter:
                 a.is_parameter = a.name in params
                 a.is_buffer = a.name in buffers
 
-    def declare_run(self, t: T.ClassType, run: DeclRun, params: list[str],
-                    buffers: list[str]) -> None:
-        """The attributes and constants a DeclRun declares, and the names it lists."""
-        annotation_types = self.annotation_types
-        names: list[str] = []
-        types: list[T.Type] = []
-        for row in run.rows:
-            _, _, attr, type_text, names_of, listed, final, _, literal = row
-            if type_text:
-                # (the usual case, a text seen before, without a call)
-                found = annotation_types.get(type_text)
-                names.append(attr)
-                types.append(found if found is not None else self.run_type(run, row))
-            elif names_of:
-                if listed:      # (PythonPrint writes `__buffers__ = []` in most classes)
-                    (params if names_of == "__parameters__" else buffers).extend(
-                        listed_names(listed))
-            else:
-                t.constants[final] = final_value(literal)
-        t.add_attributes(names, types)
+    def declare(self, t: T.ClassType, d: ast.DeclSpan, params: list[str],
+                buffers: list[str]) -> None:
+        """What a declaration the outline read declares: an attribute, names of parameters
+        or buffers, or a constant."""
+        if d.kind == "attr":
+            found = self.annotation_types.get(d.value)    # (the usual case: a text seen before)
+            t.add_attribute(d.name, found if found is not None else self.declared_type(d))
+        elif d.kind == "names":
+            if d.name != "__annotations__":     # (`__annotations__ = []` only prepares)
+                (params if d.name == "__parameters__" else buffers).extend(d.value)
+        else:
+            t.constants[d.name] = d.value
 
-    def declared_type(self, d: DeclSpan) -> T.Type:
-        """The type of a declaration, found by its text; parsed only if the text is new to
-        the archive and is not built of builtin types' names and class names."""
-        found = self.annotation_types.get(d.type_text)
-        return found if found is not None else self._new_type(d.type_text, lambda: d)
-
-    def run_type(self, run: DeclRun, row: tuple) -> T.Type:
-        """The type of a row of `run` (an attribute's) whose text is new to the archive,
-        as declared_type finds it (the row's span is made only to parse the type)."""
-        return self._new_type(row[3], lambda: run.span(row))
-
-    def _new_type(self, text: str, decl: Callable[[], DeclSpan]) -> T.Type:
-        """The type of a declaration whose type text `text` is new to the archive
-        (remembered); `decl()` gives its span, needed only to parse the type."""
-        found = self._type_of_text(text)
+    def declared_type(self, d: ast.DeclSpan) -> T.Type:
+        """The type of an attribute's declaration, found by its text; the declaration is
+        parsed only if its text is new to the archive and is not built of builtin types'
+        names and class names."""
+        found = self._type_of_text(d.value)
         if found is None:
-            return self.annotation_type(decl().type_expr())  # (errors say where)
-        self.annotation_types[text] = found
+            stmt = expand(d)    # (an AnnAssign or `__annotations__[key] = T`; errors say where)
+            return self.annotation_type(stmt.annotation if isinstance(stmt, ast.AnnAssign)
+                                        else stmt.value)
+        self.annotation_types[d.value] = found
         return found
 
     def _type_of_text(self, text: str) -> Optional[T.Type]:
@@ -299,10 +270,11 @@ class SourceImporter:
             return None
         ctor, _, inner = text[:-1].partition("[")
         arity = _TYPE_CONSTRUCTORS.get(ctor)
-        if arity is None:
+        texts = _type_arguments(inner)
+        if arity is None or texts is None:
             return None
         args = []
-        for arg in _type_arguments(inner):
+        for arg in texts:
             found = self._type_of_text(arg)
             if found is None:
                 return None
@@ -371,11 +343,9 @@ _TYPE_CONSTRUCTORS = {"Optional": 1, "List": 1, "list": 1, "Dict": 2, "dict": 2,
                       "tuple": 0, "Union": 0}
 
 
-def _type_arguments(inner: str) -> list[str]:
-    """The texts of a type's arguments (`int, List[int]`), split at the commas outside
-    brackets."""
-    if "[" not in inner:
-        return inner.split(", ")
+def _type_arguments(inner: str) -> Optional[list[str]]:
+    """The texts of a type's arguments (`int, List[int]`), split at the ", " outside
+    brackets (PythonPrint's spelling); None for any other spelling."""
     out = []
     depth = start = 0
     for i, ch in enumerate(inner):
@@ -385,7 +355,9 @@ def _type_arguments(inner: str) -> list[str]:
             depth -= 1
         elif ch == "," and depth == 0:
             out.append(inner[start:i])
-            start = i + 2   # (PythonPrint, and the outline, take ", " only)
+            start = i + 2
+            if inner[i + 1:start] != " ":
+                return None
     out.append(inner[start:])
     return out
 

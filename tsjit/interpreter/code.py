@@ -15,6 +15,7 @@ from ..ir import Block, Function, Graph, Node, Value
 from ..ir.liveness import Releases, releases
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
+from ..ir.node_kinds import prim
 from ..ops import registry
 import operator
 
@@ -110,35 +111,35 @@ class _Builder:
     def _node(self, n: Node) -> None:
         k = n.kind
         rng = n.source_range
-        if k == "prim::Constant":
+        if k == prim.Constant:
             self.code.template[self.reg(n.output())] = n.attrs.get("value")
             return
-        if k == "prim::Uninitialized":
+        if k == prim.Uninitialized:
             self.reg(n.output())
             return
-        if k == "prim::If":
+        if k == prim.If:
             self.if_(n)
             return
-        if k == "prim::Loop":
+        if k == prim.Loop:
             self.loop(n)
             return
         ins = tuple(self.reg(v) for v in n.inputs)
         outs = tuple(self.reg(v) for v in n.outputs)
-        if k == "prim::GetAttr":
+        if k == prim.GetAttr:
             self.emit((GETATTR, self.slot(n), ins[0], outs[0]), rng)
-        elif k == "prim::SetAttr":
+        elif k == prim.SetAttr:
             self.emit((SETATTR, self.slot(n), ins[0], ins[1]), rng)
-        elif k == "prim::CallMethod":
+        elif k == prim.CallMethod:
             t = n.input(0).type
             if isinstance(t, T.ClassType) and n.callee is not None:
                 self.emit((CALL, n.callee, ins, outs[0], gather(ins)), rng)
             else:
                 self.emit((CALLI, n.attrs["name"], ins, outs[0], gather(ins)), rng)
-        elif k == "prim::CallFunction":
+        elif k == prim.CallFunction:
             self.emit((CALL, n.callee, ins[1:], outs[0], gather(ins[1:])), rng)
-        elif k == "prim::RaiseException":
+        elif k == prim.RaiseException:
             self.emit((RAISE, ins[0], ins[1]), rng)
-        elif k == "prim::unchecked_cast":
+        elif k == prim.unchecked_cast:
             self.emit((MOVE, ins[0], outs[0]), rng)
         else:
             self.op(n, node_kernel(n), ins, outs, rng)
@@ -149,7 +150,7 @@ class _Builder:
             # IREM / IFDIV keep the kernel for the rare operands the fast path leaves out.
             self.emit((inline, ins[0], ins[1], outs[0], kernel), rng)
             return
-        if n.kind in ("prim::TupleUnpack", "prim::ListUnpack"):
+        if n.kind in (prim.TupleUnpack, prim.ListUnpack):
             self.emit((OPN, kernel, ins, outs, gather(ins)), rng)   # unpacks even a 1-tuple
             return
         if len(outs) == 1:
@@ -197,7 +198,7 @@ class _Builder:
                 # A value made in the branch only to be its result is computed straight
                 # into the if's output register: no move.
                 if v.node.owning_block is b and len(v.uses) == 1 and id(v) not in self.regs \
-                        and v.node.kind != "prim::Constant":
+                        and v.node.kind != prim.Constant:
                     self.regs[id(v)] = out
         self.release(self.drops.at_start.get(then), rng)
         self.block(then)

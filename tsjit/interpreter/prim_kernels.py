@@ -5,6 +5,7 @@ from typing import Any, Callable
 
 from ..ir import Node
 from ..ir import types as T
+from ..ir.node_kinds import prim
 from .objects import Object
 
 
@@ -130,32 +131,32 @@ def python_op(fn: Callable) -> Callable:
 def prim_kernel(n: Node) -> Callable:
     """The kernel for a structural prim:: node, specialised to the node where needed."""
     k = n.kind
-    if k == "prim::ListConstruct":
+    if k == prim.ListConstruct:
         return list_construct
-    if k == "prim::TupleConstruct":
+    if k == prim.TupleConstruct:
         return tuple_construct
-    if k == "prim::DictConstruct":
+    if k == prim.DictConstruct:
         return dict_construct
-    if k == "prim::TupleUnpack":
+    if k == prim.TupleUnpack:
         return tuple_unpack
-    if k == "prim::ListUnpack":
+    if k == prim.ListUnpack:
         return list_unpack(len(n.outputs))
-    if k == "prim::TupleIndex":
+    if k == prim.TupleIndex:
         return tuple_index
-    if k == "prim::unchecked_cast":
+    if k == prim.unchecked_cast:
         return identity
-    if k == "prim::Print":
+    if k == prim.Print:
         return printer
-    if k == "prim::isinstance":
+    if k == prim.isinstance:
         return runtime_isinstance(n.attrs["_types"])
-    if k == "prim::EnumName":
+    if k == prim.EnumName:
         return enum_name
-    if k == "prim::EnumValue":
+    if k == prim.EnumValue:
         return enum_value
-    if k == "prim::tolist":
+    if k == prim.tolist:
         return tolist
-    if k == "prim::CreateObject":
+    if k == prim.CreateObject:
         return create_object(n.output().type)
-    if k == "prim::PythonOp":
+    if k == prim.PythonOp:
         return python_op(n.attrs["function"])
     raise KeyError(k)

@@ -19,6 +19,7 @@ from typing import Any, Iterator, Optional
 
 from .diagnostics import SourceRange
 from .types import Type
+from .node_kinds import prim
 
 _NUMBERED = re.compile(r"^(.*)\.(\d+)$")
 
@@ -211,7 +212,7 @@ class Node:
     def insert_after(self, anchor: "Node") -> "Node":
         """Insert this (detached) node right after `anchor` (a Param node: at block start)."""
         block = anchor.owning_block
-        if anchor.kind == "prim::Param":
+        if anchor.kind == prim.Param:
             block._insert_at(0, self)
         else:
             block._insert_at(block.nodes.index(anchor) + 1, self)
@@ -249,7 +250,7 @@ class Node:
         node: Optional[Node] = self
         while node is not None and node.owning_block is not None:
             block = node.owning_block
-            path.append(block.nodes.index(node) if node.kind != "prim::Return" else len(block.nodes))
+            path.append(block.nodes.index(node) if node.kind != prim.Return else len(block.nodes))
             owner = block.owning_node
             if owner is not None:
                 path.append(owner.blocks.index(block))
@@ -275,9 +276,9 @@ class Block:
         self.graph = graph
         self.owning_node = owning_node
         self.nodes: list[Node] = []
-        self.param_node = Node(graph, "prim::Param")
+        self.param_node = Node(graph, prim.Param)
         self.param_node.owning_block = self
-        self.return_node = Node(graph, "prim::Return")
+        self.return_node = Node(graph, prim.Return)
         self.return_node.owning_block = self
 
     @property

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .graph import Block, Graph, Node, Value
 from . import types as T
+from .node_kinds import prim
 
 
 @dataclass
@@ -47,14 +48,14 @@ def releases(graph: Graph) -> Releases:
 def _block(b: Block, out: Releases, positions: dict) -> None:
     # A loop's carried values are replaced at every back edge: releasing them earlier in
     # the body would cost an instruction per trip to save part of one trip's memory.
-    candidates = [] if b.owning_node is not None and b.owning_node.kind == "prim::Loop" \
+    candidates = [] if b.owning_node is not None and b.owning_node.kind == prim.Loop \
         else list(b.inputs)
     for n in b.nodes:
         candidates.extend(n.outputs)
         for sub in n.blocks:
             _block(sub, out, positions)
     for v in candidates:
-        if not holds_tensors(v.type) or v.node.kind == "prim::Constant":
+        if not holds_tensors(v.type) or v.node.kind == prim.Constant:
             continue
         if not v.uses:          # never read: gone as soon as it is made
             if v.node.owning_block is b:
@@ -77,7 +78,7 @@ def _place(v: Value, b: Block, uses: list, out: Releases, positions: dict) -> No
         last = max(last, position[id(user)])
     n = b.nodes[last]
     at_n = [u for u in uses if _ancestor_in(u.user, b) is n]
-    if n.kind == "prim::If":
+    if n.kind == prim.If:
         # Not read after the if: each branch can let it go after its own last use.
         for sub in n.blocks:
             inside = [u for u in at_n if _within(u.user, sub)]
@@ -87,7 +88,7 @@ def _place(v: Value, b: Block, uses: list, out: Releases, positions: dict) -> No
                 out.after.setdefault(n, []).append(v)   # flows out of the if: after it
             else:
                 _place(v, sub, inside, out, positions)
-    elif n.kind == "prim::Loop" and all(u.user is n for u in at_n) and \
+    elif n.kind == prim.Loop and all(u.user is n for u in at_n) and \
             all(u.offset >= 2 for u in at_n):
         out.entering.setdefault(n, []).append(v)     # only a carried value's start
     else:

@@ -12,7 +12,7 @@ accepts a single int (broadcast to N elements).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .diagnostics import TsjitError
@@ -39,6 +39,9 @@ class Argument:
     kwarg_only: bool = False
     alias: Optional[str] = None   # e.g. "a!" for a mutated alias set
     N: Optional[int] = None       # fixed list size of `int[2]`
+    # The type as written ("ScalarType?", "int[2]", "Tensor(a!)"): the eager API binds by
+    # spellings the parsed type folds away (ScalarType, Device, Scalar are ints or numbers).
+    written: str = field(default="", compare=False, repr=False)
 
     @property
     def has_default(self) -> bool:
@@ -57,6 +60,7 @@ class FunctionSchema:
     returns: tuple[Argument, ...]
     is_vararg: bool = False
     is_varret: bool = False
+    text: str = field(default="", compare=False, repr=False)   # the schema string as written
 
     @property
     def qualified(self) -> str:
@@ -172,6 +176,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks: list[tuple[str, str]] = []
+        self.spans: list[tuple[int, int]] = []     # each token's (start, end) in text
         pos = 0
         while pos < len(text):
             m = _TOKEN.match(text, pos)
@@ -180,7 +185,9 @@ class _Parser:
             pos = m.end()
             if m.lastgroup != "ws":
                 self.toks.append((m.lastgroup, m.group()))  # type: ignore[arg-type]
+                self.spans.append(m.span())
         self.toks.append(("eof", ""))
+        self.spans.append((len(text), len(text)))
         self.i = 0
 
     def peek(self, k: int = 0) -> tuple[str, str]:
@@ -224,7 +231,7 @@ class _Parser:
             rets, varret = (self.argument(False, True),), False
         if self.peek()[0] != "eof":
             raise SchemaError(f"unexpected {self.peek()[1]!r} at the end of schema: {self.text}")
-        return FunctionSchema(name, overload, tuple(args), tuple(rets), vararg, varret)
+        return FunctionSchema(name, overload, tuple(args), tuple(rets), vararg, varret, self.text)
 
     def arg_list(self, is_return: bool) -> tuple[tuple[Argument, ...], bool]:
         self.expect("(")
@@ -304,7 +311,9 @@ class _Parser:
         return t, alias, N
 
     def argument(self, kwarg_only: bool, is_return: bool) -> Argument:
+        first = self.i
         t, alias, N = self.type()
+        written = self.text[self.spans[first][0]:self.spans[self.i - 1][1]]
         name = ""
         if self.peek()[0] == "name":
             name = self.next()[1]
@@ -313,7 +322,7 @@ class _Parser:
             default = self.default_value(t)
             if N and isinstance(default, list) and len(default) == 1:
                 default = default * N  # `int[2] stride=1` means [1, 1]
-        return Argument(name, t, default, kwarg_only, alias, N)
+        return Argument(name, t, default, kwarg_only, alias, N, written)
 
     def default_value(self, t: T.Type) -> Any:
         kind, text = self.next()

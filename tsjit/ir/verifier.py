@@ -1,19 +1,42 @@
-"""The IR verifier: run after every pass and in tests."""
+"""The IR verifier: run after every pass and in tests.
+
+`lint(graph)` checks the structure every pass may rely on: ownership of blocks, nodes
+and values; definitions before uses (a value defined in a block is visible only there
+and in its nested blocks); use lists both ways; each node's blocks, inputs and outputs
+as the node-kind table (`node_kinds.py`) or the node's operator schema says; `if` and
+`loop` blocks that agree with their node; and each operator input's type against the
+schema's argument type (binding its type variables), as schema matching left it.
+
+Schema matching inserts its conversions as nodes (`aten::Float`, `aten::IntImplicit`,
+list construction), so they need no leniency here; what the verifier accepts beyond
+subtyping is listed in `_converts`.
+"""
 from __future__ import annotations
 
+import os
+from typing import Callable, NoReturn
+
+from . import types as T
 from .diagnostics import TsjitError
 from .graph import Block, Graph, Node, Value
+from .node_kinds import node_kind, prim
 
 
 class LintError(TsjitError):
     """The graph breaks an IR invariant; the message includes the graph."""
 
 
+def verify_enabled() -> bool:
+    """Whether pass pipelines verify the graph after each pass (`TSJIT_VERIFY=1`; tests set it)."""
+    return os.environ.get("TSJIT_VERIFY", "") not in ("", "0")
+
+
 def lint(graph: Graph) -> None:
-    """Check ownership, def-before-use, use lists both ways and block structure."""
+    """Check ownership, def-before-use, use lists both ways, block structure and each
+    node's arity and input types (see the module docstring); raise LintError if broken."""
     defined: set[int] = set()
 
-    def fail(msg: str) -> None:
+    def fail(msg: str) -> NoReturn:
         raise LintError(f"{msg}\n{graph}")
 
     def check_uses(n: Node) -> None:
@@ -45,10 +68,7 @@ def lint(graph: Graph) -> None:
             if n.graph is not graph:
                 fail(f"{n.kind} belongs to another graph")
             check_uses(n)
-            if n.kind == "prim::If" and len(n.blocks) != 2:
-                fail("prim::If must have two blocks")
-            if n.kind == "prim::Loop" and len(n.blocks) != 1:
-                fail("prim::Loop must have one block")
+            check_node(n, fail)
             for sub in n.blocks:
                 if sub.owning_node is not n:
                     fail(f"a block of {n.kind} names another owner")
@@ -65,3 +85,92 @@ def lint(graph: Graph) -> None:
         check_uses(b.return_node)
 
     visit_block(graph.block, [])
+
+
+Fail = Callable[[str], NoReturn]
+
+
+def check_node(n: Node, fail: Fail) -> None:
+    """Check `n`'s blocks, inputs and outputs against its kind's entry or its schema."""
+    kind = node_kind(n.kind)
+    if kind is None:
+        if n.schema is None:
+            fail(f"{n.kind} is neither a node kind of ir/node_kinds.py nor bound to an "
+                 "operator schema")
+        if n.schema.name != n.kind:
+            fail(f"{n.kind} is bound to the schema of another operator: {n.schema}")
+        if n.blocks:
+            fail(f"operator {n.kind} owns blocks")
+        _check_schema(n, n.inputs, fail)
+        return
+    if len(n.blocks) != kind.blocks:
+        fail(f"{n.kind} must have {kind.blocks} block(s), not {len(n.blocks)}")
+    ins, outs = len(n.inputs), len(n.outputs)
+    if kind.inputs is not None and ins != kind.inputs or ins < kind.min_inputs:
+        fail(f"{n.kind} has {ins} inputs, not {kind.inputs if kind.inputs is not None else 'at least %d' % kind.min_inputs}")
+    if kind.outputs is not None and outs != kind.outputs:
+        fail(f"{n.kind} has {outs} outputs, not {kind.outputs}")
+    if n.kind == prim.If:
+        _check_if(n, fail)
+    elif n.kind == prim.Loop:
+        _check_loop(n, fail)
+    elif n.kind in (prim.CallFunction, prim.CallMethod) and n.schema is not None:
+        _check_schema(n, n.inputs[1:] if n.kind == prim.CallFunction else n.inputs, fail)
+
+
+def _check_if(n: Node, fail: Fail) -> None:
+    if n.input(0).type != T.BoolType:
+        fail(f"the condition of prim::If is {n.input(0).type}, not bool")
+    for b in n.blocks:
+        if len(b.inputs) or len(b.outputs) != len(n.outputs):
+            fail(f"a block of prim::If has {len(b.inputs)} inputs and {len(b.outputs)} "
+                 f"outputs for {len(n.outputs)} outputs of the node")
+        for v, o in zip(b.outputs, n.outputs):
+            if not T.is_subtype(v.type, o.type):
+                fail(f"a block of prim::If gives {v} for its output %{o.debug_name()} : {o.type}")
+
+
+def _check_loop(n: Node, fail: Fail) -> None:
+    body = n.blocks[0]
+    carried = len(n.outputs)
+    if len(n.inputs) != carried + 2 or len(body.inputs) != carried + 1 or \
+            len(body.outputs) != carried + 1:
+        fail(f"prim::Loop with {carried} outputs has {len(n.inputs)} inputs and a body of "
+             f"{len(body.inputs)} inputs and {len(body.outputs)} outputs")
+    if n.input(0).type != T.IntType or body.inputs[0].type != T.IntType:
+        fail("the trip count of prim::Loop is not an int")
+    for cond in (n.input(1), body.outputs[0]):
+        if cond.type != T.BoolType:
+            fail(f"the condition {cond} of prim::Loop is not a bool")
+    for i, o in enumerate(n.outputs):
+        for v in (n.input(i + 2), body.outputs[i + 1]):
+            if not T.is_subtype(v.type, body.inputs[i + 1].type):
+                fail(f"{v} is carried into %{body.inputs[i + 1].debug_name()} : "
+                     f"{body.inputs[i + 1].type} of prim::Loop")
+        if not T.is_subtype(body.inputs[i + 1].type, o.type):
+            fail(f"carried value {body.inputs[i + 1]} leaves prim::Loop as {o}")
+
+
+def _check_schema(n: Node, args: tuple[Value, ...], fail: Fail) -> None:
+    """Arity and input types of `n` (its `args`) against `n.schema`."""
+    s = n.schema
+    formals = s.arguments
+    if len(args) < len(formals) or len(args) > len(formals) and not s.is_vararg:
+        fail(f"{n.kind} has {len(args)} arguments for {len(formals)} in its schema {s}")
+    if len(n.outputs) != len(s.returns) and not s.is_varret:
+        fail(f"{n.kind} has {len(n.outputs)} outputs for {len(s.returns)} in its schema {s}")
+    env: dict[str, T.Type] = {}
+    for a, v in zip(formals, args):
+        if not T.match_type(a.type, v.type, env) and not _converts(v.type, a.type):
+            fail(f"argument '{a.name}' of {n.kind} is {v}, not {a.type.annotation_str()} "
+                 f"(schema {s})")
+    for r, o in zip(s.returns, n.outputs):
+        want = T.substitute(r.type, env)
+        if o.type != want:
+            fail(f"output {o} of {n.kind} is not of the schema's return type "
+                 f"{want.annotation_str()} (schema {s})")
+
+
+def _converts(actual: T.Type, formal: T.Type) -> bool:
+    """Argument types the verifier accepts beyond what matching binds (see the docstring)."""
+    return False

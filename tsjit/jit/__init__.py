@@ -95,10 +95,11 @@ def load(path: Any, map_location: Any = None, _extra_files: Optional[dict] = Non
     """Load an archive written by tsjit.save or by PyTorch's torch.jit.save; each key of
     the dict `_extra_files` is set to the content of that extra file (b"" if absent)."""
     from ..serialize import load_module
+    from .script_module import ScriptModule
     if map_location is not None and str(map_location) != "cpu":
         from ..ir.diagnostics import TsjitError
         raise TsjitError(f"map_location={map_location!r}: tsjit loads tensors to the CPU only")
-    return load_module(path, _extra_files)
+    return load_module(path, ScriptModule, _extra_files)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:

@@ -25,7 +25,9 @@ from ..ir import types as T
 from ..ir.cloning import copy_graph
 from ..ir.diagnostics import TsjitError
 from ..ir.graph import Node, Value
-from ..ir.passes import CLEANUP, constant_propagation, inlining, run_pipeline
+from ..ir.node_kinds import prim
+from ..ir.passes import CLEANUP, constant_propagation, inlining, run_pipeline, run_to_fixed_point
+from ..ir.verifier import lint, verify_enabled
 from ..ops import registry
 from .._tensor import Tensor, from_numpy
 from .script_module import ScriptModule
@@ -70,34 +72,28 @@ def freeze(mod: Any, preserved_attrs: Optional[Sequence[str]] = None,
         self_arg = dataclasses.replace(old.arguments[0], type=frozen_t)
         fn.schema = dataclasses.replace(old, arguments=(self_arg,) + old.arguments[1:])
         frozen_t.methods[name] = fn
+        if verify_enabled():
+            lint(g)     # `self` is of the frozen class now
     return ScriptModule(Object(frozen_t, [obj.getattr(n) for n in kept]))
 
 
 def _frozen_graph(obj: Object, fn: Function, preserved: list[str],
                   optimize_numerics: bool) -> Graph:
     g = copy_graph(fn.graph)
-    inlining.run(g, lambda callee: True)
-    for _ in range(20):
-        changed = _fold_attributes(g, obj, preserved)
-        changed |= _fold_none_tests(g)
-        changed |= constant_propagation.run(g, _kernel_for)
-        if optimize_numerics:
-            changed |= _fold_conv_batch_norm(g)
-        if not (run_pipeline(g, CLEANUP) or changed):
-            break
+    run_pipeline(g, [lambda g: inlining.run(g, lambda callee: True)])
+    folds = [lambda g: _fold_attributes(g, obj, preserved), _fold_none_tests,
+             lambda g: constant_propagation.run(g, registry.kernel_for)]
+    if optimize_numerics:
+        folds.append(_fold_conv_batch_norm)
+    run_to_fixed_point(g, folds + CLEANUP)
     _check_modules_unused(g)
     return g
-
-
-def _kernel_for(n: Node) -> Any:
-    o = registry.find_by_schema(n.schema)
-    return o.kernel if o is not None else None
 
 
 def _written(g: Graph, holders: dict[Value, Object]) -> set[tuple[int, str]]:
     """(object id, attribute) of every attribute the graph writes."""
     return {(id(holders[n.input(0)]), n.s("name")) for n in g.walk()
-            if n.kind == "prim::SetAttr" and n.input(0) in holders}
+            if n.kind == prim.SetAttr and n.input(0) in holders}
 
 
 def _fold_attributes(g: Graph, obj: Object, preserved: list[str]) -> bool:
@@ -105,15 +101,15 @@ def _fold_attributes(g: Graph, obj: Object, preserved: list[str]) -> bool:
     returns whether any changed."""
     holders: dict[Value, Object] = {g.inputs[0]: obj}
     changed = False
-    nodes = [n for n in g.walk() if n.kind in ("prim::GetAttr", "prim::SetAttr")]
+    nodes = [n for n in g.walk() if n.kind in (prim.GetAttr, prim.SetAttr)]
     for n in nodes:   # module values first: writes are attributed to their holders
-        if n.kind == "prim::GetAttr" and n.input(0) in holders:
+        if n.kind == prim.GetAttr and n.input(0) in holders:
             v = holders[n.input(0)].getattr(n.s("name"))
             if isinstance(v, Object) and v.type.is_module:
                 holders[n.output()] = v
     written = _written(g, holders) | {(id(obj), name) for name in preserved}
     for n in nodes:
-        if n.kind != "prim::GetAttr" or n.owning_block is None or n.input(0) not in holders:
+        if n.kind != prim.GetAttr or n.owning_block is None or n.input(0) not in holders:
             continue
         holder, name = holders[n.input(0)], n.s("name")
         value = holder.getattr(name)
@@ -125,7 +121,7 @@ def _fold_attributes(g: Graph, obj: Object, preserved: list[str]) -> bool:
                                  "is written or cannot be a constant; freezing keeps only the "
                                  "top module's attributes")
             continue
-        c = g.create("prim::Constant", [], 0, n.source_range)
+        c = g.create(prim.Constant, [], 0, n.source_range)
         t = n.output().type
         c.add_output(constant_type(value) if value is not None and
                      T.is_subtype(constant_type(value), t) else t)
@@ -157,13 +153,13 @@ def _fold_none_tests(g: Graph) -> bool:
         if n.kind not in ("aten::__is__", "aten::__isnot__") or n.owning_block is None:
             continue
         a, b = n.inputs
-        if a.node.kind != "prim::Constant" or b.node.kind != "prim::Constant":
+        if a.node.kind != prim.Constant or b.node.kind != prim.Constant:
             continue
         va, vb = a.node.attrs.get("value"), b.node.attrs.get("value")
         if va is not None and vb is not None:
             continue   # identity of two non-None constants: left to run time
         same = va is None and vb is None
-        c = g.create("prim::Constant", [], 0, n.source_range)
+        c = g.create(prim.Constant, [], 0, n.source_range)
         c.add_output(T.BoolType)
         c.attrs["value"] = same if n.kind == "aten::__is__" else not same
         c.insert_before(n)
@@ -178,7 +174,7 @@ _CONVS = ("aten::conv1d", "aten::conv2d", "aten::conv3d")
 
 def _const(v: Value) -> Any:
     """The constant `v` holds, or `...` when it is not a constant."""
-    return v.node.attrs.get("value") if v.node.kind == "prim::Constant" else ...
+    return v.node.attrs.get("value") if v.node.kind == prim.Constant else ...
 
 
 def _fold_conv_batch_norm(g: Graph) -> bool:
@@ -211,7 +207,7 @@ def _fold_conv_batch_norm(g: Graph) -> bool:
         new_b = ((np.zeros(out_channels, dt) if b is None else b.numpy()) - mean.numpy()) * \
             scale + shift
         for i, arr in ((1, new_w), (2, new_b)):
-            c = g.create("prim::Constant", [], 0, conv.source_range)
+            c = g.create(prim.Constant, [], 0, conv.source_range)
             c.add_output(T.TensorType)
             c.attrs["value"] = from_numpy(np.ascontiguousarray(arr.astype(dt)))
             c.insert_before(conv)
@@ -226,7 +222,7 @@ def _self_attributes(g: Graph) -> list[str]:
     """The attributes of `self` the frozen graph still reads or writes."""
     names = []
     for u in g.inputs[0].uses:
-        if u.user.kind not in ("prim::GetAttr", "prim::SetAttr"):
+        if u.user.kind not in (prim.GetAttr, prim.SetAttr):
             raise TsjitError(f"freeze: the module itself is used as a value "
                              f"({u.user.kind}), which a frozen module cannot support")
         names.append(u.user.s("name"))
@@ -235,7 +231,7 @@ def _self_attributes(g: Graph) -> list[str]:
 
 def _check_modules_unused(g: Graph) -> None:
     for n in g.walk():
-        if n.kind == "prim::GetAttr" and isinstance(n.output().type, T.ClassType) and \
+        if n.kind == prim.GetAttr and isinstance(n.output().type, T.ClassType) and \
                 n.output().type.is_module and n.output().uses:
             user = n.output().uses[0].user
             raise TsjitError(f"freeze: submodule '{n.s('name')}' is used as a value "

@@ -6,7 +6,7 @@ import warnings
 from typing import Optional, Union
 
 from .._tensor import Tensor
-from .._tensor import functional as torch
+from ..ops import eager as torch
 
 
 def _reduction_enum(reduction: str) -> int:

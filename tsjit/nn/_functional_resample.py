@@ -6,7 +6,7 @@ import warnings
 from typing import List, Optional, Union
 
 from .._tensor import Tensor
-from .._tensor import functional as torch
+from ..ops import eager as torch
 
 
 def interpolate(input: Tensor, size: Optional[Union[int, List[int]]] = None,

@@ -7,4 +7,4 @@ import pkgutil
 from . import kernels
 
 for _info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
-    importlib.import_module(f"{kernels.__name__}.{_info.name}")
+    importlib.import_module(f"tsjit.ops.kernels.{_info.name}")

@@ -16,7 +16,7 @@ exceptions carrying PyTorch's message; the interpreter wraps them with a source 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ..ir.diagnostics import TsjitError
 from ..ir.schema import FunctionSchema, parse_schema
@@ -89,6 +89,12 @@ def find(qualified: str) -> Operator:
 def find_by_schema(schema: FunctionSchema) -> Optional[Operator]:
     _ensure_loaded()
     return _by_qualified.get(schema.qualified)
+
+
+def kernel_for(node: Any) -> Optional[Callable]:
+    """The kernel of an operator node (by its schema), or None: what constant folding calls."""
+    o = find_by_schema(node.schema)
+    return o.kernel if o is not None else None
 
 
 def all_operators() -> Iterable[Operator]:

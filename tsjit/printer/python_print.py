@@ -20,6 +20,7 @@ from ..ir import types as T
 from ..ir.diagnostics import TsjitError
 from ..ir.printer import format_float_literal
 from ..ir.schema import FunctionSchema
+from ..ir.node_kinds import prim
 from .writer import TaggedWriter
 
 INT64_MAX = 2 ** 63 - 1
@@ -221,7 +222,7 @@ class PythonPrinter:
         # stable about this line, so the line keeps the function's.
         returned = outs[0].node if outs else None
         with self.w.source(returned.source_range if returned is not None and
-                           returned.kind != "prim::Constant" else None):
+                           returned.kind != prim.Constant else None):
             self.line(f"return {self.expr(outs[0])}" if len(outs) == 1 else
                       "return (" + ", ".join(self.expr(o) for o in outs) + ")")
         self.level -= 1
@@ -242,7 +243,7 @@ class PythonPrinter:
 
     def print_block_body(self, b: Block) -> None:
         for n in b.nodes:
-            if n.kind == "prim::Constant":
+            if n.kind == prim.Constant:
                 continue        # printed by print_constants
             if id(n) in self.inline:
                 with self.w.source(n.source_range):
@@ -305,23 +306,23 @@ class PythonPrinter:
     # --- nodes --------------------------------------------------------------------
     def print_node(self, n: Node) -> None:
         k = n.kind
-        if k == "prim::If":
+        if k == prim.If:
             self.print_if(n)
             return
-        if k == "prim::Loop":
+        if k == prim.Loop:
             self.print_loop(n)
             return
-        if k == "prim::SetAttr":
+        if k == prim.SetAttr:
             obj, val = n.inputs
             name = n.attrs["name"]
             target = f"{self.expr(obj)}.{name}" if name.isidentifier() else \
                 f"setattr({self.expr(obj)}, {quote_string(name)})"
             self.line(f"{target} = {self.expr(val)}")
             return
-        if k == "prim::RaiseException" or not n.outputs:
+        if k == prim.RaiseException or not n.outputs:
             self.line(self.node_expr(n))
             return
-        if k in ("prim::TupleUnpack", "prim::ListUnpack"):
+        if k in (prim.TupleUnpack, prim.ListUnpack):
             names = [self.name_for(o) for o in n.outputs]
             self.line(", ".join(names) + ", = " + self.expr(n.input(0)))
             return
@@ -443,7 +444,7 @@ class PythonPrinter:
         if name is not None:
             return name
         n = v.node
-        if n.kind == "prim::Constant":
+        if n.kind == prim.Constant:
             return self.literal_of(n)
         if id(n) in self.inline:
             text = self.inline_text.get(id(v))
@@ -492,33 +493,33 @@ class PythonPrinter:
     def node_expr(self, n: Node) -> str:
         k = n.kind
         ins = n.inputs
-        if k == "prim::Constant":
+        if k == prim.Constant:
             return self.literal_of(n)
-        if k == "prim::GetAttr":
+        if k == prim.GetAttr:
             name = n.attrs["name"]
             obj = self.expr(ins[0])
             return f"{obj}.{name}" if name.isidentifier() and not keyword.iskeyword(name) else \
                 f"getattr({obj}, {quote_string(name)})"
-        if k == "prim::CallMethod":
+        if k == prim.CallMethod:
             self.note_type(ins[0].type)
             return f"({self.expr(ins[0])}).{n.attrs['name']}(" + \
                 "".join(self.expr(v) + ", " for v in ins[1:]) + ")"
-        if k == "prim::CallFunction":
+        if k == prim.CallFunction:
             return f"{self.expr(ins[0])}(" + "".join(self.expr(v) + ", " for v in ins[1:]) + ")"
-        if k == "prim::ListConstruct":
+        if k == prim.ListConstruct:
             t = n.output().type
             if not ins:
                 return f"annotate({self.type_str(t)}, [])"
             if isinstance(t, T.ListType) and not _inferable_from_members(t.elem):
                 return f"annotate({self.type_str(t)}, [{self.args(ins)}])"
             return "[" + self.args(ins) + "]"
-        if k == "prim::TupleConstruct":
+        if k == prim.TupleConstruct:
             t = n.output().type
             if isinstance(t, T.TupleType) and t.qualified_name:
                 self.note_type(t)
                 return f"{t.qualified_name}({self.args(ins)})"
             return "(" + self.args(ins) + ("," if len(ins) == 1 else "") + ")"
-        if k == "prim::DictConstruct":
+        if k == prim.DictConstruct:
             t = n.output().type
             pairs = [f"{self.expr(ins[i])}: {self.expr(ins[i + 1])}" for i in range(0, len(ins), 2)]
             text = "{" + ", ".join(pairs) + "}"
@@ -526,7 +527,7 @@ class PythonPrinter:
                     _inferable_from_members(t.key) and _inferable_from_members(t.value)):
                 return f"annotate({self.type_str(t)}, {text})"
             return text
-        if k == "prim::TupleIndex":
+        if k == prim.TupleIndex:
             return f"({self.expr(ins[0])})[{self.expr(ins[1])}]"
         if k == "aten::__getitem__":
             # A name is indexed as is; any other expression in parentheses.
@@ -534,33 +535,33 @@ class PythonPrinter:
             if not container.isidentifier():
                 container = f"({container})"
             return f"{container}[{self.expr(ins[1])}]"
-        if k == "prim::unchecked_cast":
+        if k == prim.unchecked_cast:
             return f"unchecked_cast({self.type_str(n.output().type)}, {self.expr(ins[0])})"
-        if k == "prim::Uninitialized":
+        if k == prim.Uninitialized:
             return f"uninitialized({self.type_str(n.output().type)})"
-        if k == "prim::CreateObject":
+        if k == prim.CreateObject:
             q = self.type_str(n.output().type)
             return f"{q}.__new__({q})"
-        if k == "prim::isinstance":
+        if k == prim.isinstance:
             types = n.attrs["_types"]
             ts = ", ".join(self.type_str(t) for t in types)
             return f"isinstance({self.expr(ins[0])}, {ts if len(types) == 1 else '(' + ts + ')'})"
-        if k == "prim::tolist":
+        if k == prim.tolist:
             # Written as the source form, whose annotation carries the result type.
             return f"annotate({self.type_str(n.output().type)}, {self.expr(ins[0])}.tolist())"
-        if k == "prim::EnumName":
+        if k == prim.EnumName:
             return f"({self.expr(ins[0])}).name"
-        if k == "prim::EnumValue":
+        if k == prim.EnumValue:
             return f"({self.expr(ins[0])}).value"
-        if k == "prim::Print":
+        if k == prim.Print:
             return f"print({self.args(ins)})"
-        if k == "prim::PythonOp":
+        if k == prim.PythonOp:
             if self.archive:
                 raise TsjitError(f"Could not export Python function call '{n.attrs['name']}'. "
                                  "Remove calls to Python functions (@ignore) before export, "
                                  "or mark them @unused", n.source_range)
             return f"^{n.attrs['name']}()({self.args(ins)})"   # as PyTorch shows it
-        if k == "prim::RaiseException":
+        if k == prim.RaiseException:
             # The exception class argument is left out when it is None (its default).
             shown = ins[:1] if len(ins) == 2 and _constant(ins[1]) is None else ins
             return f"ops.prim.RaiseException({self.args(shown)})"
@@ -596,7 +597,7 @@ class PythonPrinter:
 
 def _constant(v: Value) -> Any:
     n = v.node
-    if n.kind != "prim::Constant":
+    if n.kind != prim.Constant:
         return ...
     return n.attrs.get("value")
 
@@ -620,7 +621,7 @@ def _constants_by_first_use(b: Block) -> list[Node]:
 
     def visit_node(n: Node) -> None:
         for v in n.inputs:
-            if v.node.kind == "prim::Constant":
+            if v.node.kind == prim.Constant:
                 out.setdefault(id(v.node), v.node)
         for sub in n.blocks:
             visit_block(sub)
@@ -646,12 +647,12 @@ def _is_union(t: T.Type) -> bool:
 
 def _is_declared_none(n: Node) -> bool:
     """`x: Optional[T] = None`: a None constant typed by a declaration, kept as a variable."""
-    return n.kind == "prim::Constant" and "value" not in n.attrs and \
+    return n.kind == prim.Constant and "value" not in n.attrs and \
         n.output().type != T.NoneType and n.output().has_debug_name()
 
 
 def _prints_nothing(n: Node) -> bool:
-    return n.kind == "prim::Constant"
+    return n.kind == prim.Constant
 
 
 def _constant_annotation(v: Any) -> str:
@@ -679,28 +680,28 @@ def _def_range(fn: Function) -> Any:
 
 def _can_inline(v: Value) -> bool:
     n = v.node
-    if n.kind in ("prim::Constant", "prim::Param") or len(n.outputs) != 1 or len(v.uses) != 1:
+    if n.kind in (prim.Constant, prim.Param) or len(n.outputs) != 1 or len(v.uses) != 1:
         return False
     use = v.uses[0]
-    if v.has_debug_name() and use.user.kind != "prim::Return":
+    if v.has_debug_name() and use.user.kind != prim.Return:
         return False
     if n.blocks:
         return False
-    if use.user.kind == "prim::Loop" and use.offset >= 2:
+    if use.user.kind == prim.Loop and use.offset >= 2:
         return False
-    if n.kind in ("prim::isinstance", "prim::TupleUnpack", "prim::ListUnpack", "prim::Uninitialized"):
+    if n.kind in (prim.isinstance, prim.TupleUnpack, prim.ListUnpack, prim.Uninitialized):
         return False
     return True
 
 
 def _previous_non_constant(n: Node) -> Optional[Node]:
     block = n.owning_block
-    if n.kind == "prim::Return":
+    if n.kind == prim.Return:
         i = len(block.nodes)
     else:
         i = block.nodes.index(n)
     i -= 1
-    while i >= 0 and block.nodes[i].kind == "prim::Constant":
+    while i >= 0 and block.nodes[i].kind == prim.Constant:
         i -= 1
     return block.nodes[i] if i >= 0 else None
 
@@ -728,7 +729,7 @@ def _scan_value(point: Optional[Node], v: Value, inline: set[int]) -> Optional[N
     producer = v.node
     if point is None:
         return None
-    if producer.kind == "prim::Constant":
+    if producer.kind == prim.Constant:
         return point
     if _can_inline(v) and producer.owning_block is point.owning_block and \
             _previous_non_constant(point) is producer:

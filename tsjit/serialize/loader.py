@@ -24,7 +24,8 @@ from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
 from .extra_files import fill_extra_files
-from .fast_unpickle import unpickle_records
+from .rebuild import FILLED, NO_SHELL, Plan, Rebuilder
+from .unpickler import unpickle
 from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
 from .zip_archive import ArchiveReader
 
@@ -85,8 +86,6 @@ _INT = {int}
 # (numpy's module has a __getattr__, so Python looks its attributes up the slow way each
 # time: the functions used for every tensor are taken once)
 _FROMBUFFER = np.frombuffer
-# the types of the values that are their own run-time values
-_PLAIN = frozenset({type(None), bool, int, float, str})
 
 
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
@@ -168,113 +167,100 @@ def _strided(storage: np.ndarray, offset: Any, size: Any, stride: Any, where: st
                       strides=[s * item for s in stride])
 
 
-class _ObjectLoader:
+class _ObjectLoader(Rebuilder):
     """Neutral pickle model -> run-time values, creating objects of archive classes."""
 
+    leaves = frozenset({type(None), bool, int, float, str})   # (IValues: no bytes, no sets)
+    containers = (tuple, list, dict)
+
     def __init__(self, importer: SourceImporter, storages: _Storages, where: str) -> None:
+        super().__init__(where)
         self.importer = importer
         self.storages = storages
-        self.where = where
-        # run-time value by id of the pickle record it was made from: a record met twice
-        # (shared, or memoized) gives the same value
-        self.done: dict[int, Any] = {}
         # per class Global of the pickle: its class type, attribute slots by name, and its
         # attribute names and slots in table order (objects of a class come in numbers)
         self.classes: dict[P.Global, _Class] = {}
 
-    def value(self, v: Any) -> Any:
-        """The run-time value of pickle value `v`."""
-        kind = type(v)
-        if kind in _PLAIN:
-            return v
-        done = self.done
-        key = id(v)
-        out = done.get(key, _NOT_DONE)
-        if out is not _NOT_DONE:
-            return out
-        if kind is P.Reduce and v.func is P.REBUILD_TENSOR_V2:     # (the most frequent)
-            out = done[key] = _rebuild_tensor(self.storages, v.args, self.where)
-            return out
-        if kind is P.Object:
-            return self.object(v)   # (which puts it in `done`, before its state)
-        build = _BUILDERS.get(kind)
-        if build is None:   # (a subclass, or no value of an archive)
-            if isinstance(v, (bool, int, float, str)):
-                return v
-            build = self.builder(v)
-        out = done[key] = build(self, v)
-        return out
+    def record_planners(self) -> dict[type, Callable[[Any], Plan]]:
+        return {P.Object: self.plan_object, P.Reduce: self.plan_reduce}
 
-    def builder(self, v: Any) -> Callable[[_ObjectLoader, Any], Any]:
-        """How to build a value of a subclass of a pickle value type; an error for others."""
-        for kind, build in _BUILDERS.items():
-            if isinstance(v, kind):
-                return build
-        raise ArchiveError(f"unexpected {type(v).__name__} value in {self.where}")
-
-    def tuple_of(self, v: tuple) -> tuple:
-        """A tuple of the run-time values of `v`'s items."""
-        return tuple(map(self.value, v))
-
-    def list_of(self, v: list) -> list:
-        """A list of the run-time values of `v`'s items."""
-        return list(map(self.value, v))
-
-    def dict_of(self, v: dict) -> dict:
-        """A dict of the run-time values of `v`'s keys and values."""
-        return {self.value(k): self.value(x) for k, x in v.items()}
-
-    def reduce(self, r: P.Reduce) -> Any:
-        """The run-time value of a call record."""
+    def plan_reduce(self, r: P.Reduce) -> Plan:
+        """A call record: a tensor, a typed list, a device ..."""
         f = r.func
-        if f is P.REBUILD_TENSOR_V2:
-            return _rebuild_tensor(self.storages, r.args, self.where)
-        if f in (P.BUILD_INTLIST, P.BUILD_DOUBLELIST, P.BUILD_BOOLLIST, P.BUILD_TENSORLIST):
+        if f is P.REBUILD_TENSOR_V2:     # (the most frequent; its arguments are read raw)
+            return NO_SHELL, (), self.tensor
+        if r.state is not None or r.appended or (r.items and f is not P.ORDERED_DICT):
+            raise ArchiveError(f"unexpected state or items on a {f.qualname} record in "
+                               f"{self.where}")
+        if f in _TYPED_LISTS:
             if len(r.args) != 1 or not isinstance(r.args[0], list):
                 raise ArchiveError(f"bad {f.name} record in {self.where}")
-            return [self.value(x) for x in r.args[0]]
+            return [], r.args[0], self.finish_typed_list
         if f is P.RESTORE_TYPE_TAG:
             if not r.args:
                 raise ArchiveError(f"bad restore_type_tag record in {self.where}")
-            return self.value(r.args[0])
+            return NO_SHELL, r.args[:1], lambda r: self.get(r.args[0])
         if f is P.ORDERED_DICT:
-            return {}
+            items = r.items or ()
+            return {}, [x for pair in items for x in pair], self.finish_ordered_dict
         if f is P.TORCH_DEVICE:
             if len(r.args) != 1 or not isinstance(r.args[0], str):
                 raise ArchiveError(f"bad device record in {self.where}")
-            return make_device(r.args[0])
+            return NO_SHELL, (), lambda r: make_device(r.args[0])
         raise ArchiveError(f"unsupported global {f.qualname} in {self.where}")
 
-    def object(self, po: P.Object) -> Object:
-        """The object of an archive class an object record describes."""
+    def tensor(self, r: P.Reduce) -> Tensor:
+        return _rebuild_tensor(self.storages, r.args, self.where)
+
+    def finish_typed_list(self, r: P.Reduce) -> Any:
+        self.done[id(r)].extend(map(self.get, r.args[0]))
+        return FILLED
+
+    def finish_ordered_dict(self, r: P.Reduce) -> Any:
+        out, get = self.done[id(r)], self.get
+        for k, v in r.items or ():
+            out[get(k)] = get(v)
+        return FILLED
+
+    def plan_object(self, po: P.Object) -> Plan:
+        """An object of an archive class: made empty, then given its state."""
+        if po.args or po.kwargs or po.items or po.appended:
+            raise ArchiveError(f"unexpected arguments or items of a {po.cls.qualname} object "
+                               f"in {self.where}")
         found = self.classes.get(po.cls)
         if found is None:
             found = self.classes[po.cls] = self.load_class(po.cls)
-        t, slots, names, indices = found
+        t = found[0]
         obj = Object(t)
-        self.done[id(po)] = obj     # (before its state, which may refer to it)
-        setstate = t.methods.get("__setstate__")
-        if setstate is not None:
-            call_function(setstate, [obj, self.value(po.state)])
-            return obj
         state = po.state
+        if "__setstate__" in t.methods:
+            return obj, (state,), self.finish_setstate
         if not isinstance(state, dict):
             raise ArchiveError(f"the state of a {po.cls.qualname} object in {self.where} is "
                                "not a dict")
-        value, out = self.value, obj.slots
+        return obj, state.values(), self.finish_attributes
+
+    def finish_setstate(self, po: P.Object) -> Any:
+        obj = self.done[id(po)]
+        call_function(obj.type.methods["__setstate__"], [obj, self.get(po.state)])
+        return FILLED
+
+    def finish_attributes(self, po: P.Object) -> Any:
+        _, slots, names, indices = self.classes[po.cls]
+        state, out, done, leaves = po.state, self.done[id(po)].slots, self.done, self.leaves
         if tuple(state) == names:
             # The attributes in the order of the class's table, as the picklers write them:
             # their slots without a lookup each.
             for i, v in zip(indices, state.values()):
-                out[i] = v if type(v) in _PLAIN else value(v)
-            return obj
+                out[i] = v if type(v) in leaves else done[id(v)]
+            return FILLED
         for k, v in state.items():
             i = slots.get(k) if type(k) is str else None
             if i is None:
                 raise ArchiveError(f"{self.where} sets attribute '{k}', which class "
                                    f"{po.cls.qualname} does not declare")
-            out[i] = v if type(v) in _PLAIN else value(v)
-        return obj
+            out[i] = v if type(v) in leaves else done[id(v)]
+        return FILLED
 
     def load_class(self, cls: P.Global) -> _Class:
         """The archive's class `cls`, the slots of its attributes by name, and those names
@@ -295,12 +281,8 @@ class _ObjectLoader:
 
 # (class type, attribute slots by name, their names and slots in the table's order)
 _Class = tuple[T.ClassType, dict[str, int], tuple[str, ...], tuple[int, ...]]
-_NOT_DONE: Any = object()     # a record not met before (its value may be None)
-# How to build the run-time value of each type of pickle value but scalars and None (a
-# subclass is built as the first type here it is an instance of)
-_BUILDERS: dict[type, Callable[[_ObjectLoader, Any], Any]] = {
-    P.Object: _ObjectLoader.object, P.Reduce: _ObjectLoader.reduce,
-    tuple: _ObjectLoader.tuple_of, list: _ObjectLoader.list_of, dict: _ObjectLoader.dict_of}
+_TYPED_LISTS = frozenset({P.BUILD_INTLIST, P.BUILD_DOUBLELIST, P.BUILD_BOOLLIST,
+                          P.BUILD_TENSORLIST})
 
 
 def origin_map(text: str, records: list[DebugRecord]) -> list:
@@ -338,21 +320,23 @@ def read_version(reader: ArchiveReader) -> int:
     raise ArchiveError(f"{reader.path} is not a TorchScript archive: it has no version record")
 
 
-def load_module(path: Any, extra_files: Optional[dict] = None) -> Any:
-    """Load the module saved in archive `path` (a file name or the archive's bytes); each
+def load_module(path: Any, make_module: Callable[[Object], Any],
+                extra_files: Optional[dict] = None) -> Any:
+    """Load the module saved in archive `path` (a file name or the archive's bytes) as
+    `make_module(root object)` (jit/ passes its ScriptModule: serialize knows no jit/); each
     key of the dict `extra_files` is set to the content of that extra/ file."""
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
     reader = ArchiveReader(path)
     try:
-        return _load(reader, extra_files)
+        return _load(reader, make_module, extra_files)
     finally:
         reader.release_file()   # (records read later, e.g. debug info, come from the map)
 
 
-def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
+def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
+          extra_files: Optional[dict]) -> Any:
     """The module in an open archive (see load_module)."""
-    from ..jit.script_module import ScriptModule
     read_version(reader)
     if reader.has("byteorder"):
         order = reader.read("byteorder").decode("ascii", "replace").strip()
@@ -382,17 +366,17 @@ def _load(reader: ArchiveReader, extra_files: Optional[dict]) -> Any:
     importer = SourceImporter(cu, read_code, constants)
     if reader.has("constants.pkl"):
         where = f"{top}/constants.pkl"
-        raw = unpickle_records(reader.read("constants.pkl"), where)
+        raw = unpickle(reader.read("constants.pkl"), where)
         loaded = _ObjectLoader(importer, _Storages(reader, "constants"), where).value(raw)
         if not isinstance(loaded, tuple):
             raise ArchiveError(f"{where} does not hold a tuple")
         constants.extend(loaded)
     where = f"{top}/data.pkl"
-    raw = unpickle_records(reader.read("data.pkl"), where)
+    raw = unpickle(reader.read("data.pkl"), where)
     root = _ObjectLoader(importer, _Storages(reader, "data"), where).value(raw)
     if not isinstance(root, Object) or not root.type.is_module:
         raise ArchiveError(f"{where} does not hold a module")
-    module = ScriptModule(root)
+    module = make_module(root)
     object.__setattr__(module, "_archive", reader)
     if extra_files is not None:
         fill_extra_files(reader, extra_files)

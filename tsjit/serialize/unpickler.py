@@ -1,20 +1,33 @@
-"""A restricted unpickler for the pickles inside TorchScript archives.
+"""The restricted unpickler: one machine for archives and checkpoints.
 
-Written from scratch (no `pickle.Unpickler`): a table-driven loop over the opcodes of
-protocols 0-2 and the data opcodes of 3-5. It never imports or calls anything. Globals
-must pass an allow-list before anything is built from them; what a pickle would call
-becomes a neutral record (`Object`, `Reduce`, `PersistentId`, see `pickle_format`).
-Every malformed input is reported as `UnpicklingError` naming the record and the offset.
+Written from scratch (no `pickle.Unpickler`), for every opcode of protocols 0-5. It never
+imports or calls anything: globals must pass an allow-list (a parameter: an archive's and
+a checkpoint's are two allow-lists over this one machine), and what a pickle would call
+becomes a record of the neutral model (`Object`, `Reduce`, `PersistentId`, see
+`pickle_format`). Every malformed input is an `UnpicklingError` naming the record and the
+offset of the opcode.
+
+The machine is made from the opcode table `pickle_format.OPCODES`, as CPython generates
+its evaluation loop from instruction definitions: `_READ` says in a few lines of Python
+how each argument kind is read (it sets `arg` and advances `pos`), `_DO` what each opcode
+does to the stack (`stack`, the frames below the marks `metastack`, `memo`). `_build_loop`
+joins them into one function, a chain of `if op == <byte>` branches, the opcodes
+TorchScript and torch.save pickles are made of first (`_HOT`); `_build_scanner` makes a
+second one from the same readers that lists the opcodes and arguments without running
+them (`disassemble`). The generated source is `LOOP_SOURCE`.
 """
 from __future__ import annotations
 
 import codecs
+import functools
+import linecache
 import struct
 from typing import Any, Callable, Optional
 
 from tsjit.serialize.errors import UnpicklingError
 from tsjit.serialize.pickle_format import (
-    HIGHEST_PROTOCOL, STORAGE_DTYPES, Global, MemoTuple, Object, Op, PersistentId, Reduce)
+    COUNTED, HIGHEST_PROTOCOL, OPCODE_BY_BYTE, OPCODES, STORAGE_DTYPES, Global,
+    MemoTuple, Object, OpInfo, PersistentId, Reduce)
 
 AllowFn = Callable[[str, str], bool]
 
@@ -33,7 +46,7 @@ _TORCH_CLASS_ROOT = "__torch__"  # the archive's own classes live under this mod
 
 
 def default_allowed(module: str, name: str) -> bool:
-    """The default allow-list: PyTorch's helper globals and the archive's `__torch__.*` classes."""
+    """The archive allow-list: PyTorch's helper globals and the archive's `__torch__.*` classes."""
     if module == _TORCH_CLASS_ROOT or module.startswith(_TORCH_CLASS_ROOT + "."):
         return bool(name) and "\n" not in name
     return (module, name) in DEFAULT_ALLOWED_GLOBALS
@@ -41,561 +54,393 @@ def default_allowed(module: str, name: str) -> bool:
 
 def unpickle(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -> Any:
     """Read one pickle into the neutral object model; `record_name` is used in errors."""
-    return _Unpickler(bytes(data), record_name, allowed or default_allowed).load()
+    return _run(data if type(data) is bytes else bytes(data), record_name,
+                allowed or default_allowed)
 
 
-_UNPACK_I4 = struct.Struct("<i").unpack_from
-_UNPACK_U4 = struct.Struct("<I").unpack_from
-_UNPACK_U2 = struct.Struct("<H").unpack_from
-_UNPACK_U8 = struct.Struct("<Q").unpack_from
-_UNPACK_F8 = struct.Struct(">d").unpack_from
+def disassemble(data: bytes, record_name: str) -> list[tuple[int, OpInfo, Any]]:
+    """(offset, opcode, argument) of each opcode up to STOP, without running any."""
+    return _scan(data if type(data) is bytes else bytes(data), record_name)
 
 
-class _Stop(Exception):
-    """Raised by the STOP handler to leave the loop."""
+# ----------------------------------------------------------------------------- helpers
+# Called from the generated code for the rarer and the irregular cases.
+
+def _error(record: str, offset: int, what: str) -> UnpicklingError:
+    return UnpicklingError(f"{what} in {record} at offset {offset}", record=record, offset=offset)
 
 
-class _Unpickler:
-    """State of one unpickling run: input, position, stack, mark stack and memo."""
-
-    def __init__(self, data: bytes, record: str, allowed: AllowFn) -> None:
-        self.data = data
-        self.record = record
-        self.allowed = allowed
-        self.pos = 0
-        self.op_pos = 0        # offset of the opcode being executed, for errors
-        self.stack: list[Any] = []
-        self.metastack: list[list[Any]] = []
-        self.memo: dict[int, Any] = {}
-        self.built: set[int] = set()   # ids of Objects that BUILD already gave a state
-        self.result: Any = None
-
-    # ----------------------------------------------------------------- driver
-
-    def load(self) -> Any:
-        # The opcodes TorchScript pickles consist of are inlined here, in the order of how
-        # often they occur (the loop is most of the time of loading a small archive): each
-        # takes only its regular case and leaves anything else (too few bytes or items, a
-        # wrong type) to its handler in _DISPATCH, which repeats the step with all checks
-        # and reports the error. The rest of the opcodes always go to their handlers.
-        data, table = self.data, _DISPATCH
-        end = len(data)
-        memo, metastack, built = self.memo, self.metastack, self.built
-        stack = self.stack
-        pos = op_pos = 0
-        try:
-            while pos < end:
-                op = data[pos]
-                op_pos = pos
-                pos += 1
-                if op == 0x68:                                  # BINGET
-                    if pos < end and data[pos] in memo:
-                        stack.append(memo[data[pos]])
-                        pos += 1
-                        continue
-                elif op == 0x28:                                # MARK
-                    metastack.append(stack)
-                    stack = []
-                    continue
-                elif op == 0x71 or op == 0x94:                  # BINPUT, MEMOIZE
-                    if stack and (op == 0x94 or pos < end):
-                        if op == 0x71:
-                            index = data[pos]
-                            pos += 1
-                        else:
-                            index = len(memo)
-                        value = stack[-1]
-                        kind = type(value)
-                        if kind is tuple:
-                            value = stack[-1] = MemoTuple(value)
-                        elif kind is Object or kind is Reduce or kind is PersistentId:
-                            value.memo = True
-                        memo[index] = value
-                        continue
-                elif op == 0x74:                                # TUPLE
-                    if metastack:
-                        items = tuple(stack)
-                        stack = metastack.pop()
-                        stack.append(items)
-                        continue
-                elif op == 0x4D:                                # BININT2
-                    if pos + 2 <= end:
-                        stack.append(data[pos] | data[pos + 1] << 8)
-                        pos += 2
-                        continue
-                elif op == 0x4B:                                # BININT1
-                    if pos < end:
-                        stack.append(data[pos])
-                        pos += 1
-                        continue
-                elif op == 0x52:                                # REDUCE
-                    if len(stack) > 1 and type(stack[-2]) is Global and \
-                            isinstance(stack[-1], tuple):
-                        args = tuple(stack.pop())
-                        stack[-1] = Reduce(stack[-1], args, False)
-                        continue
-                elif op == 0x29:                                # EMPTY_TUPLE
-                    stack.append(())
-                    continue
-                elif op == 0x58 or op == 0x8C:                  # BINUNICODE, SHORT_
-                    if op == 0x58:
-                        size = _UNPACK_U4(data, pos)[0] if pos + 4 <= end else end
-                        start = pos + 4
-                    else:
-                        size = data[pos] if pos < end else end
-                        start = pos + 1
-                    if start + size <= end:
-                        # surrogatepass: Python's pickle writes lone surrogates that way
-                        stack.append(data[start:start + size].decode("utf-8", "surrogatepass"))
-                        pos = start + size
-                        continue
-                elif op == 0x51:                                # BINPERSID
-                    if stack and isinstance(stack[-1], tuple):
-                        stack[-1] = PersistentId(tuple(stack[-1]), False)
-                        continue
-                elif op == 0x88:                                # NEWTRUE
-                    stack.append(True)
-                    continue
-                elif op == 0x89:                                # NEWFALSE
-                    stack.append(False)
-                    continue
-                elif op == 0x4E:                                # NONE
-                    stack.append(None)
-                    continue
-                elif op == 0x81:                                # NEWOBJ
-                    if len(stack) > 1 and type(stack[-2]) is Global and stack[-1] == ():
-                        stack.pop()
-                        stack[-1] = Object(stack[-1], None, False)
-                        continue
-                elif op == 0x7D:                                # EMPTY_DICT
-                    stack.append({})
-                    continue
-                elif op == 0x75:                                # SETITEMS
-                    if metastack and metastack[-1] and type(metastack[-1][-1]) is dict and \
-                            not len(stack) % 2:
-                        items = stack
-                        stack = metastack.pop()
-                        target = stack[-1]
-                        for i in range(0, len(items), 2):
-                            target[items[i]] = items[i + 1]
-                        continue
-                elif op == 0x62:                                # BUILD
-                    if len(stack) > 1 and type(stack[-2]) is Object and \
-                            id(stack[-2]) not in built:
-                        state = stack.pop()
-                        built.add(id(stack[-1]))
-                        stack[-1].state = state
-                        continue
-                elif op == 0x2E:                                # STOP
-                    if not metastack and len(stack) == 1:
-                        self.result = stack.pop()
-                        break
-                elif op == 0x4A:                                # BININT
-                    if pos + 4 <= end:
-                        stack.append(_UNPACK_I4(data, pos)[0])
-                        pos += 4
-                        continue
-                elif op == 0x5D:                                # EMPTY_LIST
-                    stack.append([])
-                    continue
-                handler = table[op]
-                if handler is None:
-                    raise self.error(f"unknown or unsupported opcode {op:#04x} ({chr(op)!r})",
-                                     op_pos)
-                self.stack, self.pos, self.op_pos = stack, pos, op_pos
-                handler(self)
-                stack, pos = self.stack, self.pos
-            else:
-                raise self.error("pickle ends without STOP", pos)
-        except _Stop:
-            pos = self.pos
-        except UnpicklingError:
-            raise
-        except (IndexError, KeyError, TypeError, ValueError, OverflowError, struct.error,
-                UnicodeError, MemoryError, RecursionError) as exc:
-            # A malformed pickle must never escape as a bare Python error.
-            raise self.error(f"malformed pickle ({type(exc).__name__}: {exc})", op_pos) from exc
-        if pos != end:
-            raise self.error(f"{end - pos} bytes of trailing data after STOP", pos)
-        return self.result
-
-    def error(self, what: str, offset: Optional[int] = None) -> UnpicklingError:
-        """An UnpicklingError naming the record and the offset of the current opcode."""
-        off = self.op_pos if offset is None else offset
-        return UnpicklingError(f"{what} in {self.record} at offset {off}",
-                               record=self.record, offset=off)
-
-    # ----------------------------------------------------------------- input
-
-    def read(self, n: int) -> bytes:
-        """The next `n` bytes; a truncated pickle is an error, not a short read."""
-        start = self.pos
-        if n < 0 or start + n > len(self.data):
-            raise self.error(f"truncated pickle: needed {n} bytes, "
-                             f"{len(self.data) - start} left")
-        self.pos = start + n
-        return self.data[start:start + n]
-
-    def readline(self) -> bytes:
-        """A text argument of protocol 0, without its newline."""
-        nl = self.data.find(b"\n", self.pos)
-        if nl < 0:
-            raise self.error("truncated pickle: text argument without newline")
-        line = self.data[self.pos:nl]
-        self.pos = nl + 1
-        return line
-
-    def read_u1(self) -> int:
-        pos = self.pos          # (the most frequent read: memo indexes, short lengths)
-        if pos >= len(self.data):
-            raise self.error("truncated pickle: needed 1 bytes, 0 left")
-        self.pos = pos + 1
-        return self.data[pos]
-
-    def read_u4(self) -> int:
-        return _UNPACK_U4(self.read(4))[0]
-
-    def read_u8(self) -> int:
-        return _UNPACK_U8(self.read(8))[0]
-
-    # ----------------------------------------------------------------- stack
-
-    def pop(self) -> Any:
-        if not self.stack:
-            raise self.error("stack underflow")
-        return self.stack.pop()
-
-    def top(self) -> Any:
-        if not self.stack:
-            raise self.error("stack underflow")
-        return self.stack[-1]
-
-    def pop_mark(self) -> list[Any]:
-        """The items pushed since the topmost MARK; the mark is removed."""
-        if not self.metastack:
-            raise self.error("no MARK on the stack")
-        items = self.stack
-        self.stack = self.metastack.pop()
-        return items
-
-    def push(self, value: Any) -> None:
-        self.stack.append(value)
-
-    # ----------------------------------------------------------------- memo
-
-    def memo_get(self, index: int) -> None:
-        try:
-            self.push(self.memo[index])
-        except KeyError:
-            raise self.error(f"bad memo index {index}") from None
-
-    def memo_put(self, index: int) -> None:
-        value = self.top()
-        # Remember that the pickle memoized it, so that writing it again does the same.
-        if isinstance(value, (Object, Reduce, PersistentId)):
-            value.memo = True
-        elif type(value) is tuple:
-            value = MemoTuple(value)
-            self.stack[-1] = value
-        self.memo[index] = value
-
-    def check_global(self, module: str, name: str) -> Global:
-        """The Global for module.name, if the allow-list lets it in."""
-        if not self.allowed(module, name):
-            raise self.error(f"forbidden global '{module}.{name}'")
-        return Global(module, name)
+def _short(record: str, offset: int, needed: int, left: int) -> UnpicklingError:
+    return _error(record, offset, f"truncated pickle: needed {needed} bytes, {left} left")
 
 
-# --------------------------------------------------------------------- handlers
-# One function per opcode, each taking the _Unpickler; _DISPATCH maps byte -> handler.
-
-def _proto(u: _Unpickler) -> None:
-    version = u.read_u1()
-    if version > HIGHEST_PROTOCOL:
-        raise u.error(f"unsupported pickle protocol {version}")
-
-
-def _frame(u: _Unpickler) -> None:
-    size = u.read_u8()
-    if u.pos + size > len(u.data):   # frames only group opcodes; check and read on
-        raise u.error(f"truncated pickle: frame of {size} bytes")
+def _global(module: Any, name: Any, allowed: AllowFn, record: str, offset: int) -> Global:
+    """The Global for module.name, if the allow-list lets it in."""
+    if type(module) is not str or type(name) is not str:
+        raise _error(record, offset, "a global needs two strings")
+    if not allowed(module, name):
+        err = _error(record, offset, f"forbidden global '{module}.{name}'")
+        err.forbidden = (module, name)
+        raise err
+    return Global(module, name)
 
 
-def _stop(u: _Unpickler) -> None:
-    if u.metastack:
-        raise u.error("STOP inside an unclosed MARK")
-    if len(u.stack) != 1:
-        raise u.error(f"STOP with {len(u.stack)} items on the stack, expected 1")
-    u.result = u.stack.pop()
-    raise _Stop
+def _extend(target: Any, items: list, what: str, record: str, offset: int) -> None:
+    """APPEND(S) to a list subclass made by NEWOBJ or REDUCE: kept on the record."""
+    if type(target) not in (Object, Reduce):
+        raise _error(record, offset, f"{what} to a {type(target).__name__}, expected a list")
+    if target.appended is None:
+        target.appended = []
+    target.appended.extend(items)
 
 
-def _mark(u: _Unpickler) -> None:
-    u.metastack.append(u.stack)
-    u.stack = []
-
-
-def _pop(u: _Unpickler) -> None:
-    if u.stack:
-        u.stack.pop()
-    elif u.metastack:
-        u.pop_mark()   # POP with an empty frame discards the mark itself, as CPython does
+def _setitems(target: Any, items: list, what: str, record: str, offset: int) -> None:
+    """SETITEM(S) on a dict or a record (an OrderedDict, a dict subclass)."""
+    if len(items) % 2:
+        raise _error(record, offset, f"{what} with an odd number of items")
+    if type(target) is dict:
+        for i in range(0, len(items), 2):
+            target[items[i]] = items[i + 1]
+    elif type(target) in (Object, Reduce):
+        if target.items is None:
+            target.items = []
+        target.items.extend(zip(items[::2], items[1::2]))
     else:
-        raise u.error("stack underflow")
+        raise _error(record, offset, f"{what} on a {type(target).__name__}, expected a dict")
 
 
-def _pop_mark(u: _Unpickler) -> None:
-    u.pop_mark()
+def _dict(items: list, record: str, offset: int) -> dict:
+    if len(items) % 2:
+        raise _error(record, offset, "DICT with an odd number of items")
+    return {items[i]: items[i + 1] for i in range(0, len(items), 2)}
 
 
-def _int_text(u: _Unpickler) -> None:
-    line = u.readline()
-    if line == b"00":
-        u.push(False)
-    elif line == b"01":
-        u.push(True)
-    else:
-        u.push(int(line))
+def _build(target: Any, state: Any, built: set, record: str, offset: int) -> None:
+    """BUILD: the state of an object or of a call's result, kept on its record."""
+    if type(target) not in (Object, Reduce):
+        raise _error(record, offset, f"BUILD on a {type(target).__name__}, expected an object")
+    if id(target) in built:
+        raise _error(record, offset, "BUILD on an object that already has a state")
+    built.add(id(target))
+    target.state = state
 
 
-def _long_text(u: _Unpickler) -> None:
-    line = u.readline()
-    u.push(int(line[:-1] if line.endswith(b"L") else line))
+def _new_object(cls: Any, args: Any, kwargs: Any, what: str, record: str,
+                offset: int) -> Object:
+    if type(cls) is not Global:
+        raise _error(record, offset, f"{what} of a {type(cls).__name__}, expected a global")
+    if not isinstance(args, tuple) or type(kwargs) is not dict:
+        raise _error(record, offset, f"{what} with arguments that are not a tuple")
+    return Object(cls, None, False, tuple(args), kwargs or None)
 
 
-def _long_n(u: _Unpickler, size: int) -> None:
-    u.push(int.from_bytes(u.read(size), "little", signed=True))
+def _reduce(func: Any, args: Any, record: str, offset: int) -> Reduce:
+    if type(func) is not Global:
+        raise _error(record, offset, f"REDUCE of a {type(func).__name__}, expected a global")
+    if not isinstance(args, tuple):
+        raise _error(record, offset,
+                     f"REDUCE with {type(args).__name__} arguments, expected a tuple")
+    return Reduce(func, tuple(args), False)
 
 
-def _string_text(u: _Unpickler) -> None:
-    line = u.readline()
+def _persistent_id(pid: Any, record: str, offset: int) -> PersistentId:
+    if not isinstance(pid, tuple):
+        raise _error(record, offset, f"persistent id is a {type(pid).__name__}, expected a tuple")
+    return PersistentId(tuple(pid), False)
+
+
+def _memo_index(arg: Any, record: str, offset: int) -> int:
+    if type(arg) is not int or arg < 0:
+        raise _error(record, offset, f"bad memo index {arg!r}")
+    return arg
+
+
+def _int_line(line: bytes) -> Any:
+    return False if line == b"00" else True if line == b"01" else int(line)
+
+
+def _long_line(line: bytes) -> int:
+    return int(line[:-1] if line.endswith(b"L") else line)
+
+
+def _quoted(line: bytes, record: str, offset: int) -> str:
     if len(line) < 2 or line[0] != line[-1] or line[:1] not in (b"'", b'"'):
-        raise u.error("STRING argument is not quoted")
-    u.push(_legacy_str(u, codecs.escape_decode(line[1:-1])[0]))
+        raise _error(record, offset, "STRING argument is not quoted")
+    return _ascii(codecs.escape_decode(line[1:-1])[0], record, offset)
 
 
-def _legacy_str(u: _Unpickler, raw: bytes) -> str:
+def _ascii(raw: bytes, record: str, offset: int) -> str:
     """Protocol 0-2 byte strings load as str, ASCII only (as Python 3 does by default)."""
     try:
         return raw.decode("ascii")
     except UnicodeDecodeError:
-        raise u.error("non-ASCII byte string") from None
+        raise _error(record, offset, "non-ASCII byte string") from None
 
 
-def _get_text(u: _Unpickler) -> None:
-    u.memo_get(int(u.readline()))
+def _refuse(what: str, record: str, offset: int) -> UnpicklingError:
+    return _error(record, offset, what)
 
 
-def _put_text(u: _Unpickler) -> None:
-    index = int(u.readline())
-    if index < 0:
-        raise u.error(f"bad memo index {index}")
-    u.memo_put(index)
-
-
-def _global_text(u: _Unpickler) -> None:
-    module = u.readline().decode("utf-8")
-    name = u.readline().decode("utf-8")
-    u.push(u.check_global(module, name))
-
-
-def _stack_global(u: _Unpickler) -> None:
-    name = u.pop()
-    module = u.pop()
-    if type(module) is not str or type(name) is not str:
-        raise u.error("STACK_GLOBAL needs two strings")
-    u.push(u.check_global(module, name))
-
-
-def _reduce(u: _Unpickler) -> None:
-    args = u.pop()
-    func = u.pop()
-    if not isinstance(func, Global):
-        raise u.error(f"REDUCE of a {type(func).__name__}, expected a global")
-    if not isinstance(args, tuple):
-        raise u.error(f"REDUCE with {type(args).__name__} arguments, expected a tuple")
-    u.push(Reduce(func, tuple(args), memo=False))
-
-
-def _new_object(u: _Unpickler, cls: Any, args: Any, kwargs: Any = None) -> None:
-    if not isinstance(cls, Global):
-        raise u.error(f"NEWOBJ of a {type(cls).__name__}, expected a global")
-    if args != () or kwargs:
-        raise u.error("NEWOBJ with arguments is not supported")
-    u.push(Object(cls, None, memo=False))
-
-
-def _newobj(u: _Unpickler) -> None:
-    args = u.pop()
-    _new_object(u, u.pop(), args)
-
-
-def _newobj_ex(u: _Unpickler) -> None:
-    kwargs = u.pop()
-    args = u.pop()
-    _new_object(u, u.pop(), args, kwargs)
-
-
-def _build(u: _Unpickler) -> None:
-    state = u.pop()
-    obj = u.top()
-    if not isinstance(obj, Object):
-        raise u.error(f"BUILD on a {type(obj).__name__}, expected an object made by NEWOBJ")
-    if id(obj) in u.built:
-        raise u.error("BUILD on an object that already has a state")
-    u.built.add(id(obj))
-    obj.state = state
-
-
-def _binpersid(u: _Unpickler) -> None:
-    pid = u.pop()
-    if not isinstance(pid, tuple):
-        raise u.error(f"persistent id is a {type(pid).__name__}, expected a tuple")
-    u.push(PersistentId(tuple(pid), memo=False))
-
-
-def _tuple_n(u: _Unpickler, n: int) -> None:
-    if len(u.stack) < n:
-        raise u.error("stack underflow")
-    items = tuple(u.stack[len(u.stack) - n:])
-    del u.stack[len(u.stack) - n:]
-    u.push(items)
-
-
-def _append(u: _Unpickler) -> None:
-    value = u.pop()
-    target = u.top()
-    if type(target) is not list:
-        raise u.error(f"APPEND to a {type(target).__name__}, expected a list")
-    target.append(value)
-
-
-def _appends(u: _Unpickler) -> None:
-    items = u.pop_mark()
-    target = u.top()
-    if type(target) is not list:
-        raise u.error(f"APPENDS to a {type(target).__name__}, expected a list")
-    target.extend(items)
-
-
-def _setitem(u: _Unpickler) -> None:
-    value = u.pop()
-    key = u.pop()
-    target = u.top()
-    if type(target) is not dict:
-        raise u.error(f"SETITEM on a {type(target).__name__}, expected a dict")
-    target[key] = value
-
-
-def _setitems(u: _Unpickler) -> None:
-    items = u.pop_mark()
-    target = u.top()
-    if type(target) is not dict:
-        raise u.error(f"SETITEMS on a {type(target).__name__}, expected a dict")
-    if len(items) % 2:
-        raise u.error("SETITEMS with an odd number of items")
-    for i in range(0, len(items), 2):
-        target[items[i]] = items[i + 1]
-
-
-def _dict_from_mark(u: _Unpickler) -> None:
-    items = u.pop_mark()
-    if len(items) % 2:
-        raise u.error("DICT with an odd number of items")
-    u.push({items[i]: items[i + 1] for i in range(0, len(items), 2)})
-
-
-def _additems(u: _Unpickler) -> None:
-    items = u.pop_mark()
-    target = u.top()
-    if type(target) is not set:
-        raise u.error(f"ADDITEMS to a {type(target).__name__}, expected a set")
-    target.update(items)
-
-
-def _utf8(u: _Unpickler, size: int) -> None:
+# ----------------------------------------------------------------------------- the table's code
+# How each argument kind is read: sets `arg`, advances `pos` (a short input is an error).
+# `need(N)` checks that N more bytes are there.
+_NEED = "if pos + {n} > end: raise _short(record, op_pos, {n}, end - pos)"
+_LINE = ("nl = data.find(b'\\n', pos)\n"
+         "if nl < 0: raise _error(record, op_pos, 'truncated pickle: text argument without newline')\n"
+         "arg = data[pos:nl]\npos = nl + 1")
+_COUNTED = ("need({size})\nn = {length}\nif n < 0 or pos + {size} + n > end: "
+            "raise _short(record, op_pos, {size} + max(n, 0), end - pos)\n"
+            "arg = data[pos + {size}:pos + {size} + n]\npos += {size} + n")
+_LENGTH = {1: "data[pos]", 4: "_U4(data, pos)[0]", 8: "_U8(data, pos)[0]"}
+_READ: dict[str, str] = {
+    "none": "",
+    "uint1": "need(1)\narg = data[pos]\npos += 1",
+    "uint2": "need(2)\narg = data[pos] | data[pos + 1] << 8\npos += 2",
+    "int4": "need(4)\narg = _I4(data, pos)[0]\npos += 4",
+    "uint4": "need(4)\narg = _U4(data, pos)[0]\npos += 4",
+    "uint8": "need(8)\narg = _U8(data, pos)[0]\npos += 8",
+    "float8": "need(8)\narg = _F8(data, pos)[0]\npos += 8",
+    "decimalnl_short": _LINE + "\narg = _int_line(arg)",
+    "decimalnl_long": _LINE + "\narg = _long_line(arg)",
+    "floatnl": _LINE + "\narg = float(arg)",
+    "stringnl": _LINE + "\narg = _quoted(arg, record, op_pos)",
+    "stringnl_noescape": _LINE + "\narg = arg.decode('utf-8')",
+    "stringnl_noescape_pair": _LINE + "\nfirst = arg.decode('utf-8')\n" + _LINE
+    + "\narg = (first, arg.decode('utf-8'))",
+    "unicodestringnl": _LINE + "\narg = arg.decode('raw-unicode-escape')",
+    "long1": "{counted}\narg = int.from_bytes(arg, 'little', signed=True)",
+    "long4": "{counted}\narg = int.from_bytes(arg, 'little', signed=True)",
+    "string1": "{counted}\narg = _ascii(arg, record, op_pos)",
+    "string4": "{counted}\narg = _ascii(arg, record, op_pos)",
+    "bytes1": "{counted}",
+    "bytes4": "{counted}",
+    "bytes8": "{counted}",
+    "bytearray8": "{counted}\narg = bytearray(arg)",
     # surrogatepass: Python's pickle writes lone surrogates that way
-    u.push(u.read(size).decode("utf-8", "surrogatepass"))
+    "unicodestring1": "{counted}\narg = arg.decode('utf-8', 'surrogatepass')",
+    "unicodestring4": "{counted}\narg = arg.decode('utf-8', 'surrogatepass')",
+    "unicodestring8": "{counted}\narg = arg.decode('utf-8', 'surrogatepass')",
+}
+_SIGNED_LENGTH = {"long4": "_I4(data, pos)[0]", "string4": "_I4(data, pos)[0]"}
 
+# The items since the topmost mark as `items`; the frame below becomes the stack again.
+_POP_MARK = ("if not metastack: raise _error(record, op_pos, 'no MARK on the stack')\n"
+             "items = stack\nstack = metastack.pop()")
+_MEMO_PUT = ("value = stack[-1]\nkind = type(value)\n"
+             # remembered, so that writing the value again memoizes it too
+             "if kind is tuple: value = stack[-1] = MemoTuple(value)\n"
+             "elif kind is Object or kind is Reduce or kind is PersistentId: value.memo = True\n"
+             "memo[arg] = value")
+_PUSH = "stack.append(arg)"
 
-def _unsupported(what: str) -> Callable[[_Unpickler], None]:
-    def handler(u: _Unpickler) -> None:
-        raise u.error(f"{what} are not supported")
-    return handler
-
-
-_H = Callable[[_Unpickler], None]
-_HANDLERS: dict[int, _H] = {
-    Op.PROTO: _proto,
-    Op.FRAME: _frame,
-    Op.STOP: _stop,
-    Op.MARK: _mark,
-    Op.POP: _pop,
-    Op.POP_MARK: _pop_mark,
-    Op.DUP: lambda u: u.push(u.top()),
-    Op.NONE: lambda u: u.push(None),
-    Op.NEWTRUE: lambda u: u.push(True),
-    Op.NEWFALSE: lambda u: u.push(False),
-    Op.INT: _int_text,
-    Op.BININT: lambda u: u.push(_UNPACK_I4(u.read(4))[0]),
-    Op.BININT1: lambda u: u.push(u.read_u1()),
-    Op.BININT2: lambda u: u.push(_UNPACK_U2(u.read(2))[0]),
-    Op.LONG: _long_text,
-    Op.LONG1: lambda u: _long_n(u, u.read_u1()),
-    Op.LONG4: lambda u: _long_n(u, _UNPACK_I4(u.read(4))[0]),
-    Op.FLOAT: lambda u: u.push(float(u.readline())),
-    Op.BINFLOAT: lambda u: u.push(_UNPACK_F8(u.read(8))[0]),
-    Op.STRING: _string_text,
-    Op.BINSTRING: lambda u: u.push(_legacy_str(u, u.read(_UNPACK_I4(u.read(4))[0]))),
-    Op.SHORT_BINSTRING: lambda u: u.push(_legacy_str(u, u.read(u.read_u1()))),
-    Op.UNICODE: lambda u: u.push(u.readline().decode("raw-unicode-escape")),
-    Op.BINUNICODE: lambda u: _utf8(u, u.read_u4()),
-    Op.SHORT_BINUNICODE: lambda u: _utf8(u, u.read_u1()),
-    Op.BINUNICODE8: lambda u: _utf8(u, u.read_u8()),
-    Op.BINBYTES: lambda u: u.push(u.read(u.read_u4())),
-    Op.SHORT_BINBYTES: lambda u: u.push(u.read(u.read_u1())),
-    Op.BINBYTES8: lambda u: u.push(u.read(u.read_u8())),
-    Op.BYTEARRAY8: lambda u: u.push(bytearray(u.read(u.read_u8()))),
-    Op.EMPTY_TUPLE: lambda u: u.push(()),
-    Op.TUPLE: lambda u: u.push(tuple(u.pop_mark())),
-    Op.TUPLE1: lambda u: _tuple_n(u, 1),
-    Op.TUPLE2: lambda u: _tuple_n(u, 2),
-    Op.TUPLE3: lambda u: _tuple_n(u, 3),
-    Op.EMPTY_LIST: lambda u: u.push([]),
-    Op.LIST: lambda u: u.push(u.pop_mark()),
-    Op.APPEND: _append,
-    Op.APPENDS: _appends,
-    Op.EMPTY_DICT: lambda u: u.push({}),
-    Op.DICT: _dict_from_mark,
-    Op.SETITEM: _setitem,
-    Op.SETITEMS: _setitems,
-    Op.EMPTY_SET: lambda u: u.push(set()),
-    Op.ADDITEMS: _additems,
-    Op.FROZENSET: lambda u: u.push(frozenset(u.pop_mark())),
-    Op.GET: _get_text,
-    Op.BINGET: lambda u: u.memo_get(u.read_u1()),
-    Op.LONG_BINGET: lambda u: u.memo_get(u.read_u4()),
-    Op.PUT: _put_text,
-    Op.BINPUT: lambda u: u.memo_put(u.read_u1()),
-    Op.LONG_BINPUT: lambda u: u.memo_put(u.read_u4()),
-    Op.MEMOIZE: lambda u: u.memo_put(len(u.memo)),
-    Op.GLOBAL: _global_text,
-    Op.STACK_GLOBAL: _stack_global,
-    Op.REDUCE: _reduce,
-    Op.NEWOBJ: _newobj,
-    Op.NEWOBJ_EX: _newobj_ex,
-    Op.BUILD: _build,
-    Op.BINPERSID: _binpersid,
-    Op.PERSID: _unsupported("text persistent ids (PERSID)"),
-    Op.INST: _unsupported("protocol 0 instances (INST)"),
-    Op.OBJ: _unsupported("protocol 1 instances (OBJ)"),
-    Op.EXT1: _unsupported("extension registry codes (EXT1)"),
-    Op.EXT2: _unsupported("extension registry codes (EXT2)"),
-    Op.EXT4: _unsupported("extension registry codes (EXT4)"),
-    Op.NEXT_BUFFER: _unsupported("out-of-band buffers (NEXT_BUFFER)"),
-    Op.READONLY_BUFFER: _unsupported("out-of-band buffers (READONLY_BUFFER)"),
+# What each opcode does, after its argument is read.
+_DO: dict[str, str] = {
+    **{name: _PUSH for name in (
+        "INT", "BININT", "BININT1", "BININT2", "LONG", "LONG1", "LONG4", "FLOAT", "BINFLOAT",
+        "STRING", "BINSTRING", "SHORT_BINSTRING", "UNICODE", "BINUNICODE", "SHORT_BINUNICODE",
+        "BINUNICODE8", "BINBYTES", "SHORT_BINBYTES", "BINBYTES8", "BYTEARRAY8")},
+    "NEXT_BUFFER": "raise _refuse('out-of-band buffers (NEXT_BUFFER) are not supported: a file "
+                   "must hold its data in-band', record, op_pos)",
+    "READONLY_BUFFER": "raise _refuse('out-of-band buffers (READONLY_BUFFER) are not "
+                       "supported', record, op_pos)",
+    "NONE": "stack.append(None)",
+    "NEWTRUE": "stack.append(True)",
+    "NEWFALSE": "stack.append(False)",
+    "EMPTY_LIST": "stack.append([])",
+    "APPEND": "value = stack.pop()\ntarget = stack[-1]\n"
+              "if type(target) is list: target.append(value)\n"
+              "else: _extend(target, [value], 'APPEND', record, op_pos)",
+    "APPENDS": _POP_MARK + "\ntarget = stack[-1]\nif type(target) is list: target.extend(items)\n"
+                           "else: _extend(target, items, 'APPENDS', record, op_pos)",
+    "LIST": _POP_MARK + "\nstack.append(items)",
+    "EMPTY_TUPLE": "stack.append(())",
+    "TUPLE": _POP_MARK + "\nstack.append(tuple(items))",
+    "TUPLE1": "stack[-1] = (stack[-1],)",
+    "TUPLE2": "if len(stack) < 2: raise IndexError\nstack[-2:] = [(stack[-2], stack[-1])]",
+    "TUPLE3": "if len(stack) < 3: raise IndexError\n"
+              "stack[-3:] = [(stack[-3], stack[-2], stack[-1])]",
+    "EMPTY_DICT": "stack.append({})",
+    "DICT": _POP_MARK + "\nstack.append(_dict(items, record, op_pos))",
+    "SETITEM": "value = stack.pop()\nkey = stack.pop()\ntarget = stack[-1]\n"
+               "if type(target) is dict: target[key] = value\n"
+               "else: _setitems(target, [key, value], 'SETITEM', record, op_pos)",
+    "SETITEMS": _POP_MARK + "\n_setitems(stack[-1], items, 'SETITEMS', record, op_pos)",
+    "EMPTY_SET": "stack.append(set())",
+    "ADDITEMS": _POP_MARK + "\ntarget = stack[-1]\nif type(target) is not set: raise _error("
+                            "record, op_pos, f'ADDITEMS to a {type(target).__name__}, "
+                            "expected a set')\ntarget.update(items)",
+    "FROZENSET": _POP_MARK + "\nstack.append(frozenset(items))",
+    # POP with an empty frame discards the mark itself, as CPython does
+    "POP": "if stack: stack.pop()\nelif metastack: stack = metastack.pop()\nelse: raise IndexError",
+    "DUP": "stack.append(stack[-1])",
+    "MARK": "metastack.append(stack)\nstack = []",
+    "POP_MARK": _POP_MARK,
+    "GET": "stack.append(memo[arg])",
+    "BINGET": "stack.append(memo[arg])",
+    "LONG_BINGET": "stack.append(memo[arg])",
+    "PUT": "arg = _memo_index(arg, record, op_pos)\n" + _MEMO_PUT,
+    "BINPUT": _MEMO_PUT,
+    "LONG_BINPUT": _MEMO_PUT,
+    "MEMOIZE": "arg = len(memo)\n" + _MEMO_PUT,
+    **{name: "raise _refuse(f'unregistered extension code {arg}', record, op_pos)"
+       for name in ("EXT1", "EXT2", "EXT4")},
+    "GLOBAL": "stack.append(_global(arg[0], arg[1], allowed, record, op_pos))",
+    "STACK_GLOBAL": "name = stack.pop()\n"
+                    "stack[-1] = _global(stack[-1], name, allowed, record, op_pos)",
+    "REDUCE": "args = stack.pop()\nfunc = stack[-1]\n"
+              "if type(func) is Global and type(args) is tuple: stack[-1] = Reduce(func, args, False)\n"
+              "else: stack[-1] = _reduce(func, args, record, op_pos)",
+    "BUILD": "state = stack.pop()\n_build(stack[-1], state, built, record, op_pos)",
+    "INST": _POP_MARK + "\ncls = _global(arg[0], arg[1], allowed, record, op_pos)\n"
+                        "stack.append(_new_object(cls, tuple(items), {}, 'INST', record, op_pos))",
+    "OBJ": _POP_MARK + "\nif not items: raise IndexError\n"
+                       "stack.append(_new_object(items[0], tuple(items[1:]), {}, 'OBJ', record, op_pos))",
+    "NEWOBJ": "args = stack.pop()\n"
+              "stack[-1] = _new_object(stack[-1], args, {}, 'NEWOBJ', record, op_pos)",
+    "NEWOBJ_EX": "kwargs = stack.pop()\nargs = stack.pop()\n"
+                 "stack[-1] = _new_object(stack[-1], args, kwargs, 'NEWOBJ_EX', record, op_pos)",
+    "PERSID": "stack.append(PersistentId(arg, False))",
+    "BINPERSID": "stack[-1] = _persistent_id(stack[-1], record, op_pos)",
+    "PROTO": f"if arg > {HIGHEST_PROTOCOL}: "
+             "raise _error(record, op_pos, f'unsupported pickle protocol {arg}')",
+    # frames only group opcodes: check the length and read on
+    "FRAME": "if pos + arg > end: raise _error(record, op_pos, f'truncated pickle: frame of "
+             "{arg} bytes')",
+    "STOP": "if metastack: raise _error(record, op_pos, 'STOP inside an unclosed MARK')\n"
+            "if len(stack) != 1: raise _error(record, op_pos, "
+            "f'STOP with {len(stack)} items on the stack, expected 1')\n"
+            "return stack[0], pos",
 }
 
-_DISPATCH: list[Optional[_H]] = [None] * 256
-for _op, _handler in _HANDLERS.items():
-    _DISPATCH[_op] = _handler
+# The opcodes of TorchScript and torch.save pickles, the most frequent first (as counted
+# on the corpus's data.pkl records): their branches come first in the loop (the rest
+# follow in the table's order).
+_HOT = ("BINGET", "BINPUT", "BININT1", "MARK", "TUPLE", "REDUCE", "BINUNICODE", "EMPTY_TUPLE",
+        "NEWFALSE", "NONE", "BINPERSID", "NEWTRUE", "NEWOBJ", "EMPTY_DICT", "SETITEMS",
+        "BUILD", "GLOBAL", "SHORT_BINUNICODE", "MEMOIZE", "TUPLE1", "TUPLE2", "TUPLE3",
+        "BININT2", "BININT", "EMPTY_LIST", "APPENDS", "APPEND", "SETITEM", "LONG_BINGET",
+        "LONG_BINPUT", "BINFLOAT", "LONG1", "STACK_GLOBAL", "FRAME", "STOP")
+
+
+def _reader(info: OpInfo) -> str:
+    kind = info.arg
+    text = _READ[kind.name]
+    if kind.layout == COUNTED:
+        length = _SIGNED_LENGTH.get(kind.name, _LENGTH[kind.size])
+        text = text.replace("{counted}", _COUNTED.format(size=kind.size, length=length))
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("need("):
+            line = _NEED.format(n=line[5:-1])
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _branches(body: Callable[[OpInfo], str]) -> list[str]:
+    """`if op == <byte>:` branches, hot opcodes first, each with `body(info)`."""
+    order = [OPCODE_BY_BYTE[b] for b in sorted({i.code for i in OPCODES},
+                                                key=lambda b: (_rank(b), b))]
+    out = []
+    for n, info in enumerate(order):
+        out.append(f"{'if' if n == 0 else 'elif'} op == {info.code}:  # {info.name}")
+        text = body(info).strip() or "pass"
+        out.extend("    " + line for line in text.split("\n"))
+    return out
+
+
+def _rank(code: int) -> int:
+    name = OPCODE_BY_BYTE[code].name
+    return _HOT.index(name) if name in _HOT else len(_HOT)
+
+
+_LOOP_HEAD = """\
+def _machine(data, record, allowed):
+    end = len(data)
+    pos = op_pos = 0
+    stack = []
+    metastack = []
+    memo = {}
+    built = set()
+    try:
+        while pos < end:
+            op_pos = pos
+            op = data[pos]
+            pos += 1
+"""
+_LOOP_TAIL = """\
+            else:
+                raise _error(record, op_pos, f'unknown opcode {op:#04x} ({chr(op)!r})')
+    except UnpicklingError:
+        raise
+    except IndexError:
+        raise _error(record, op_pos, 'stack underflow') from None
+    except KeyError as exc:
+        raise _error(record, op_pos, f'the memo has no entry {exc}') from None
+    except (TypeError, ValueError, OverflowError, UnicodeError, MemoryError, RecursionError,
+            struct.error) as exc:
+        # A malformed pickle must never escape as a bare Python error.
+        raise _error(record, op_pos, f'malformed pickle ({type(exc).__name__}: {exc})') from exc
+    raise _error(record, pos, 'pickle ends without STOP')
+"""
+
+
+def _indent(lines: list[str], n: int) -> str:
+    return "\n".join(" " * n + line for line in lines) + "\n"
+
+
+def _build_loop() -> str:
+    """The machine's source: one branch per opcode, its argument read, then its action."""
+    return (_LOOP_HEAD
+            + _indent(_branches(lambda info: _reader(info) + "\n" + _DO[info.name]), 12)
+            + _LOOP_TAIL)
+
+
+def _build_scanner() -> str:
+    """A loop that reads the opcodes and their arguments only (see `disassemble`)."""
+    return (_LOOP_HEAD.replace("_machine", "_scanner") + "            found = pos - 1\n"
+            + _indent(_branches(lambda info: _reader(info)
+                                + f"\nops.append((found, _INFO[{info.code}], arg))"
+                                + ("\nreturn ops" if info.name == "STOP" else "")), 12)
+            + _LOOP_TAIL).replace("    end = len(data)\n", "    end = len(data)\n    ops = []\n"
+                                  "    arg = None\n")
+
+
+_I4 = struct.Struct("<i").unpack_from
+_U4 = struct.Struct("<I").unpack_from
+_U8 = struct.Struct("<Q").unpack_from
+_F8 = struct.Struct(">d").unpack_from
+
+
+def _compile(source: str, name: str) -> Callable:
+    filename = f"<tsjit unpickler {name}>"
+    # registered so that tracebacks through the machine show its lines
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {k: v for k, v in globals().items() if k.startswith("_") or k in (
+        "Global", "MemoTuple", "Object", "PersistentId", "Reduce", "UnpicklingError", "struct")}
+    namespace["_INFO"] = OPCODE_BY_BYTE
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own table's text)
+    return namespace[name]
+
+
+_missing = [i.name for i in OPCODES if i.name not in _DO or i.arg.name not in _READ]
+if _missing:   # (a new table row without its code: fail at import, not at the first pickle)
+    raise AssertionError(f"opcodes without an action or an argument reader: {_missing}")
+
+LOOP_SOURCE = _build_loop()
+_machine = _compile(LOOP_SOURCE, "_machine")
+
+
+def _run(data: bytes, record: str, allowed: AllowFn) -> Any:
+    result, end = _machine(data, record, allowed)
+    if end != len(data):
+        raise _error(record, end, f"{len(data) - end} bytes of trailing data after STOP")
+    return result
+
+
+@functools.cache
+def _scanner() -> Callable:
+    return _compile(_build_scanner(), "_scanner")   # (made when first asked: rarely used)
+
+
+def _scan(data: bytes, record: str) -> list[tuple[int, OpInfo, Any]]:
+    return _scanner()(data, record, None)

@@ -6,6 +6,7 @@ import struct
 from typing import Any
 
 from ..graph import Graph, Node
+from ..node_kinds import prim
 
 
 def _key(n: Node) -> Any:
@@ -34,9 +35,9 @@ def run(graph: Graph) -> bool:
     top = graph.block
     insert_at = 0
     for n in list(graph.walk()):
-        if n.kind == "prim::Uninitialized":
+        if n.kind == prim.Uninitialized:
             k: Any = ("uninitialized", n.output().type)
-        elif n.kind == "prim::Constant":
+        elif n.kind == prim.Constant:
             k = _key(n)
         else:
             continue

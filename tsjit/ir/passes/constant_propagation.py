@@ -6,14 +6,15 @@ from typing import Any, Callable, Optional
 
 from ..graph import Graph, Node
 from .. import types as T
+from ..node_kinds import EFFECTFUL_OPERATORS, prim
 
 _PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
 # Side effects or run-time state: never folded.
-_NEVER = {"aten::warn", "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint",
-          "aten::is_grad_enabled", "aten::is_autocast_enabled", "aten::__range_length",
-          "aten::__derive_index",
-          # PyTorch leaves string formatting to run time: archives keep the call.
-          "aten::format"}
+_NEVER = EFFECTFUL_OPERATORS | {
+    "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint", "aten::is_grad_enabled",
+    "aten::is_autocast_enabled", "aten::__range_length", "aten::__derive_index",
+    # PyTorch leaves string formatting to run time: archives keep the call.
+    "aten::format"}
 
 
 def _plain(t: T.Type) -> bool:
@@ -33,7 +34,7 @@ def _foldable(n: Node) -> bool:
     if len(n.outputs) != 1 or not _plain(n.output().type):
         return False
     for v in n.inputs:
-        if v.node.kind != "prim::Constant" or not _plain(v.type) and v.type != T.NoneType:
+        if v.node.kind != prim.Constant or not _plain(v.type) and v.type != T.NoneType:
             return False
     return True
 
@@ -56,7 +57,7 @@ def run(graph: Graph, kernel_for: Optional[Callable[[Node], Any]] = None) -> boo
             continue
         if isinstance(result, (list, dict, tuple)) or type(result).__name__ == "Tensor":
             continue
-        c = graph.create("prim::Constant", [], 0, n.source_range)
+        c = graph.create(prim.Constant, [], 0, n.source_range)
         if result is not None:
             c.attrs["value"] = result
         out = c.add_output(n.output().type if result is not None else T.NoneType)

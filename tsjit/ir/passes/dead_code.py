@@ -2,20 +2,17 @@
 from __future__ import annotations
 
 from ..graph import Block, Graph, Node, Value
-
-# Nodes that must stay even when their outputs are unused.
-SIDE_EFFECT_KINDS = {
-    "prim::SetAttr", "prim::RaiseException", "prim::Print", "prim::CallMethod",
-    "prim::CallFunction", "prim::If", "prim::Loop", "aten::warn", "prim::ListUnpack",
-    "prim::PythonOp",
-}
+from ..node_kinds import EFFECTFUL_OPERATORS, node_kind, prim
 
 
 def has_side_effects(n: Node) -> bool:
     """Whether removing `n` could change what the program does."""
-    if n.kind in ("prim::If", "prim::Loop"):
-        return any(has_side_effects(m) for b in n.blocks for m in b.nodes)
-    if n.kind in SIDE_EFFECT_KINDS:
+    kind = node_kind(n.kind)
+    if kind is not None:
+        if kind.blocks:
+            return any(has_side_effects(m) for b in n.blocks for m in b.nodes)
+        return kind.side_effects
+    if n.kind in EFFECTFUL_OPERATORS:
         return True
     schema = n.schema
     # In-place ops end in "_" (add_); dunder operators (__not__, __getitem__) do not count.
@@ -28,14 +25,14 @@ def has_side_effects(n: Node) -> bool:
 def _drop_unused_outputs(n: Node) -> bool:
     """Remove if-outputs and loop-carried values that nothing reads."""
     changed = False
-    if n.kind == "prim::If":
+    if n.kind == prim.If:
         for i in reversed(range(len(n.outputs))):
             if not n.outputs[i].uses:
                 for b in n.blocks:
                     b.return_node.remove_input(i)
                 n.erase_output(i)
                 changed = True
-    elif n.kind == "prim::Loop":
+    elif n.kind == prim.Loop:
         body = n.blocks[0]
         for i in reversed(range(len(n.outputs))):
             inp = body.inputs[i + 1]
@@ -52,7 +49,7 @@ def _drop_unused_outputs(n: Node) -> bool:
 
 
 def _constant_true(v: Value) -> bool:
-    return v.node.kind == "prim::Constant" and v.node.attrs.get("value") is True
+    return v.node.kind == prim.Constant and v.node.attrs.get("value") is True
 
 
 def _sweep(b: Block) -> tuple[bool, bool]:
@@ -68,12 +65,12 @@ def _sweep(b: Block) -> tuple[bool, bool]:
             inner_effects |= inner_has
         # has_side_effects(n) for an if/loop is whether a node left in its blocks has
         # some: the sweep of those blocks just found that out, so it is not walked again.
-        effect = inner_effects if n.kind in ("prim::If", "prim::Loop") else has_side_effects(n)
+        effect = inner_effects if n.blocks else has_side_effects(n)
         # A loop that still carries a value reads it in its body (unread ones were just
         # dropped), and one whose body computes its condition (a break) decides when it
         # stops: like PyTorch, such a loop stays even when nothing reads its results, so
         # that what its body may raise is still raised.
-        if n.kind == "prim::Loop" and (n.outputs or not _constant_true(n.blocks[0].outputs[0])):
+        if n.kind == prim.Loop and (n.outputs or not _constant_true(n.blocks[0].outputs[0])):
             effect = True
         if not effect and all(not o.uses for o in n.outputs):
             n.destroy()

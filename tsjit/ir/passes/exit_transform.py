@@ -21,13 +21,14 @@ from typing import Optional
 
 from ..graph import Block, Graph, Node, Value
 from .. import types as T
+from ..node_kinds import prim
 
 NEVER, MAYBE, ALWAYS = 0, 1, 2
-RETURN, CONTINUATION = "prim::ReturnStmt", "prim::LoopContinuation"
+RETURN, CONTINUATION = prim.ReturnStmt, prim.LoopContinuation
 
 
 def _const(b: Block, value: bool, before: Optional[Node] = None) -> Value:
-    n = b.graph.create("prim::Constant", [], 0)
+    n = b.graph.create(prim.Constant, [], 0)
     n.attrs["value"] = value
     out = n.add_output(T.BoolType)
     if before is None:
@@ -38,7 +39,7 @@ def _const(b: Block, value: bool, before: Optional[Node] = None) -> Value:
 
 
 def _uninit(b: Block, t: T.Type) -> Value:
-    n = b.graph.create("prim::Uninitialized", [], 0)
+    n = b.graph.create(prim.Uninitialized, [], 0)
     out = n.add_output(t)
     b.append(n)
     return out
@@ -89,7 +90,7 @@ def _first_exit(b: Block, kind: str) -> tuple[int, Optional[list[int]]]:
     for i, n in enumerate(b.nodes):
         if n.kind == kind:
             return i, None
-        if n.kind == "prim::If":
+        if n.kind == prim.If:
             statuses = [_status(sub, kind) for sub in n.blocks]
             if any(x != NEVER for x in statuses):
                 return i, statuses
@@ -100,7 +101,7 @@ def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
                 types: list[T.Type]) -> tuple[int, Optional[Value], list[Value]]:
     """Move b.nodes[i+1:] into `if flag: (exited) else: <rest>`."""
     rest = b.nodes[i + 1:]
-    guard = b.graph.create("prim::If", [flag], 0)
+    guard = b.graph.create(prim.If, [flag], 0)
     guard.insert_after(b.nodes[i])
     exited, go_on = guard.add_block(), guard.add_block()
     for n in rest:
@@ -132,7 +133,7 @@ def _status(b: Block, kind: str) -> int:
     for n in b.nodes:
         if n.kind == kind:
             return ALWAYS
-        if n.kind == "prim::If":
+        if n.kind == prim.If:
             s = [_status(sub, kind) for sub in n.blocks]
             if all(x == ALWAYS for x in s):
                 return ALWAYS
@@ -168,7 +169,7 @@ def _tail(b: Block, kind: str, types: list[T.Type]) -> None:
         return
     results = [_transform(sub, kind, types) for sub in n.blocks]
     flag, exits = _exit_outputs(n, results, types)
-    guard = b.graph.create("prim::If", [flag], 0)
+    guard = b.graph.create(prim.If, [flag], 0)
     guard.insert_after(n)
     exited, go_on = guard.add_block(), guard.add_block()
     for v in exits:
@@ -228,7 +229,7 @@ def _loops(b: Block) -> list[Node]:
     for n in b.nodes:
         for sub in n.blocks:
             out.extend(_loops(sub))
-        if n.kind == "prim::Loop":
+        if n.kind == prim.Loop:
             out.append(n)
     return out
 

@@ -13,6 +13,7 @@ from ..cloning import block_size, insert_graph
 from ..function import Function
 from ..graph import Graph, Node
 from .. import types as T
+from ..node_kinds import prim
 
 # Callees up to this many nodes are inlined by default: enough for the small helper
 # functions and layer methods whose call costs more than their body.
@@ -21,8 +22,8 @@ SMALL_FUNCTION_NODES = 40
 
 def callee_of(n: Node) -> Optional[Function]:
     """The Function a call node will run, when it is known at compile time."""
-    if n.kind == "prim::CallFunction" or \
-            n.kind == "prim::CallMethod" and isinstance(n.input(0).type, T.ClassType):
+    if n.kind == prim.CallFunction or \
+            n.kind == prim.CallMethod and isinstance(n.input(0).type, T.ClassType):
         return n.callee
     return None
 
@@ -47,7 +48,7 @@ def run(graph: Graph, should_inline: Callable[[Function], bool] = is_small) -> b
 
 def inline_call(n: Node, fn: Function) -> list:
     """Replace call node `n` by the body of `fn`; returns the values of its results."""
-    args = list(n.inputs[1:] if n.kind == "prim::CallFunction" else n.inputs)
+    args = list(n.inputs[1:] if n.kind == prim.CallFunction else n.inputs)
     frame = ((fn.qualified_name, n.source_range),)
     results = insert_graph(fn.graph, n, args, frame + n.callstack)
     for old, new in zip(n.outputs, results):

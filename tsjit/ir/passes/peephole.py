@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..graph import Graph, Node, Value
 from .. import types as T
+from ..node_kinds import prim
 
 
 def _can_be_none(t: T.Type) -> bool:
@@ -20,11 +21,11 @@ def _can_be_none(t: T.Type) -> bool:
 
 
 def _is_none_constant(v: Value) -> bool:
-    return v.node.kind == "prim::Constant" and v.type == T.NoneType
+    return v.node.kind == prim.Constant and v.type == T.NoneType
 
 
 def _constant(graph: Graph, before: Node, value: bool) -> Value:
-    c = graph.create("prim::Constant", [], 0, before.source_range)
+    c = graph.create(prim.Constant, [], 0, before.source_range)
     c.attrs["value"] = value
     out = c.add_output(T.BoolType)
     c.insert_before(before)
@@ -34,17 +35,17 @@ def _constant(graph: Graph, before: Node, value: bool) -> Value:
 def _replacements(n: Node) -> list[Value] | None:
     """What `n`'s outputs can be replaced by, or None."""
     k = n.kind
-    if k == "prim::TupleUnpack":
+    if k == prim.TupleUnpack:
         src = n.input(0).node
-        if src.kind == "prim::TupleConstruct" and len(src.inputs) == len(n.outputs):
+        if src.kind == prim.TupleConstruct and len(src.inputs) == len(n.outputs):
             return list(src.inputs)
-    elif k == "prim::TupleIndex":
+    elif k == prim.TupleIndex:
         src, idx = n.input(0).node, n.input(1).node
-        if src.kind == "prim::TupleConstruct" and idx.kind == "prim::Constant":
+        if src.kind == prim.TupleConstruct and idx.kind == prim.Constant:
             i = idx.attrs.get("value")
             if isinstance(i, int) and -len(src.inputs) <= i < len(src.inputs):
                 return [src.inputs[i]]
-    elif k == "prim::unchecked_cast":
+    elif k == prim.unchecked_cast:
         if T.is_subtype(n.input(0).type, n.output().type):
             return [n.input(0)]
     elif k in ("aten::__is__", "aten::__isnot__") and len(n.inputs) == 2:

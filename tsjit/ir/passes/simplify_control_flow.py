@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..graph import Block, Graph, Node, Value
+from ..node_kinds import prim
 
 
 def _constant(v: Value) -> Any:
     n = v.node
-    return n.attrs.get("value", None) if n.kind == "prim::Constant" else ...
+    return n.attrs.get("value", None) if n.kind == prim.Constant else ...
 
 
 def _inside(v: Value, n: Node) -> bool:
@@ -31,7 +32,7 @@ def _same_constant(a: Value, b: Value) -> bool:
 
 
 def _is_uninit(v: Value) -> bool:
-    return v.node.kind == "prim::Uninitialized"
+    return v.node.kind == prim.Uninitialized
 
 
 def _inline_branch(n: Node, branch: Block) -> None:
@@ -41,7 +42,7 @@ def _inline_branch(n: Node, branch: Block) -> None:
         m.owning_block = None
         m.insert_before(n)
     for out, v in zip(n.outputs, branch.outputs):
-        if out.has_debug_name() and not v.has_debug_name() and v.node.kind != "prim::Constant":
+        if out.has_debug_name() and not v.has_debug_name() and v.node.kind != prim.Constant:
             # The variable the if assigned now names the value it took.
             name = out.debug_name()
             out.set_debug_name(None)
@@ -100,9 +101,9 @@ def _walk(b: Block) -> bool:
             continue
         for sub in n.blocks:
             changed |= _walk(sub)
-        if n.kind == "prim::If":
+        if n.kind == prim.If:
             changed |= _simplify_if(n)
-        elif n.kind == "prim::Loop":
+        elif n.kind == prim.Loop:
             changed |= _simplify_loop(n)
     return changed
 

@@ -193,5 +193,11 @@ _SCHEMAS: list[tuple[Callable, str]] = [
     (delete, "aten::Delete.Dict_{K}(Dict({K}, t)(a!) self, {K} key) -> ()"),
 ]
 
+@op("aten::dict() -> Dict(str, Tensor)")
+def empty_dict() -> dict:
+    """torch.dict(): a new empty Dict[str, Tensor]."""
+    return {}
+
+
 for _kernel, _schema in _SCHEMAS:
     op(*(_schema.format(K=k) for k in _KEY_TYPES))(_kernel)

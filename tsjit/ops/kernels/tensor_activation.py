@@ -13,7 +13,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import not_implemented, op, quiet, scalar_to_np, wrap
+from ..registry import op
+from ..._tensor.kernel_util import not_implemented, quiet, scalar_to_np, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_arith import inplace
 from .tensor_unary import erf_array

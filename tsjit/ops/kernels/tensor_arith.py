@@ -12,9 +12,9 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from ..._tensor import dtypes as D
+from ..registry import op
 from ..._tensor.kernel_util import (broadcast_shapes, dtype_of, float_result, inplace_check,
-                                   not_implemented, op, quiet, scalar_to_np, to_np, wrap,
-                                   write_into)
+                                    not_implemented, quiet, scalar_to_np, to_np, wrap, write_into)
 from ..._tensor.tensor import Tensor
 
 

@@ -9,7 +9,8 @@ from typing import Any, Optional
 import numpy as np
 
 from ..._tensor.creation import generator as _gen
-from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 from .tensor_unary import erf_array

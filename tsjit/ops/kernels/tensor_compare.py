@@ -6,7 +6,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import not_implemented, op, quiet, to_np, wrap
+from ..registry import op
+from ..._tensor.kernel_util import not_implemented, quiet, to_np, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace, prep
 

@@ -13,7 +13,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 

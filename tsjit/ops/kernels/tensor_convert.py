@@ -10,7 +10,8 @@ from ..._tensor import dtypes as D
 from ..._tensor import grad_mode
 from ..._tensor.creation import manual_seed as _manual_seed
 from ..._tensor.device import CPU, Device, as_device
-from ..._tensor.kernel_util import op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -21,13 +22,12 @@ def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = 
     dt = D.as_dtype(dtype) if dtype is not None else self.dtype
     if dt == self.dtype and not copy:
         return self
-    nd = D.to_numpy_dtype(dt)
     with np.errstate(all="ignore"):
         if dt.kind == "b" and self._a.dtype.kind == "c":
             return wrap(self._a != 0)
         if dt.kind != "c" and self._a.dtype.kind == "c":
-            return wrap(self._a.real.astype(nd))
-        return wrap(np.array(self._a, dtype=nd, copy=True))
+            return wrap(D.convert(self._a.real, dt))
+        return wrap(D.convert(self._a, dt))
 
 
 op("aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
@@ -221,6 +221,29 @@ def dtype(a: Tensor) -> D.dtype:
 def device(a: Tensor) -> Device:
     """The device: always the CPU."""
     return CPU
+
+
+@op("aten::device(str a) -> Device")
+def device_of_string(a: str) -> Device:
+    """torch.device("cpu"): a device from its name ("cpu", "cuda:1")."""
+    return Device(a)
+
+
+@op("aten::device.with_index(str type, int index) -> Device")
+def device_with_index(type: str, index: int) -> Device:
+    """torch.device("cuda", 0): a device from its type and index."""
+    if ":" in type:
+        raise RuntimeError(f"type (string) must not include an index because index was passed "
+                           f"explicitly: {type}")
+    if index < 0:
+        raise RuntimeError(f"Device index must be -1 or non-negative, got {index}")
+    return Device(type, index)
+
+
+@op("aten::cpu(Tensor(a) self) -> Tensor(a|b)")
+def cpu(self: Tensor) -> Tensor:
+    """The tensor itself: every tsjit tensor is on the CPU."""
+    return self
 
 
 @op("prim::type(Device self) -> str")

@@ -9,7 +9,8 @@ import numpy as np
 from ..._tensor import creation as C
 from ..._tensor import dtypes as D
 from ..._tensor.device import as_device
-from ..._tensor.kernel_util import checked_scalar, op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import checked_scalar, wrap
 from ..._tensor.tensor import Tensor
 
 _OPTS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "

@@ -5,7 +5,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, not_implemented, op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, not_implemented, wrap
 from ..._tensor.tensor import Tensor
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_conv import tup
 

@@ -7,8 +7,9 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import (broadcast_shapes, checked_scalar, fmt_shape, op, scalar_to_np,
-                                   to_np, wrap, write_into)
+from ..registry import op
+from ..._tensor.kernel_util import (broadcast_shapes, checked_scalar, fmt_shape, scalar_to_np,
+                                    to_np, wrap, write_into)
 from ..._tensor.tensor import Tensor, wrap_dim
 
 

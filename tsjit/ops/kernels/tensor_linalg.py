@@ -12,7 +12,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, scalar_to_np, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, scalar_to_np, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 

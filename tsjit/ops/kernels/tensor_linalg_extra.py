@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_linalg import _float_input, linalg_eigh, matmul
 from .tensor_reduce import acc

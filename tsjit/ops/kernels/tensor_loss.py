@@ -7,7 +7,8 @@ from typing import Optional
 
 import numpy as np
 
-from ..._tensor.kernel_util import broadcast_shapes, fmt_shape, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import broadcast_shapes, fmt_shape, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, op, quiet
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, quiet
 from ..._tensor.tensor import Tensor
 from .tensor_loss import _reduce
 from .tensor_reduce import acc

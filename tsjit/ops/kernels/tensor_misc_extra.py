@@ -9,9 +9,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import (broadcast_shapes, dtype_of, inplace_check,
-                                   not_implemented, op, quiet, checked_scalar, to_np, wrap,
-                                   write_into)
+from ..registry import op
+from ..._tensor.kernel_util import (broadcast_shapes, dtype_of, inplace_check, not_implemented,
+                                    quiet, checked_scalar, to_np, wrap, write_into)
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_shape import cat
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..._tensor.creation import generator as _gen
-from ..._tensor.kernel_util import fmt_shape, not_implemented, op, quiet, wrap, write_into
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, wrap, write_into
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 

@@ -8,7 +8,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import op, quiet, reduce_axes, to_np, wrap, wrap_dims
+from ..registry import op
+from ..._tensor.kernel_util import quiet, reduce_axes, to_np, wrap, wrap_dims
 from ..._tensor.tensor import Tensor
 from .tensor_reduce import acc
 

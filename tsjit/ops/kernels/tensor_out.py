@@ -11,9 +11,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...ops.registry import find
+from ..registry import find, op
+# the functional kernels the out= forms wrap: registered before they are looked up
+from . import (tensor_activation, tensor_arith, tensor_attention, tensor_compare,  # noqa: F401
+               tensor_conv, tensor_convert, tensor_create, tensor_index, tensor_linalg,
+               tensor_loss, tensor_nn, tensor_norm, tensor_pool, tensor_reduce, tensor_shape,
+               tensor_slice, tensor_sort, tensor_unary, tensor_upsample)
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import RAW_SCHEMAS, op
 from ..._tensor.tensor import Tensor
 
 # (functional overload, overload name of its out= form); the out= schema is the functional
@@ -166,7 +170,7 @@ def store_out(r: Any, out: Tensor, checked: bool = True) -> Tensor:
 
 
 def _out_schema(base: str, overload: str) -> str:
-    raw = RAW_SCHEMAS[base]
+    raw = find(base).schema.text
     head, rest = raw.split("(", 1)
     args = rest.rsplit(") -> ", 1)[0]
     star = args.startswith("*") or ", *" in args
@@ -234,13 +238,6 @@ def _pair_kernel(base: Callable, name: str) -> Callable:
 
 
 def _register() -> None:
-    # the functional kernels come from the sibling modules; import them before looking up
-    import importlib
-    import pkgutil
-    from .. import kernels
-    for info in pkgutil.iter_modules(kernels.__path__):
-        if info.name.startswith("tensor_") and info.name != "tensor_out":
-            importlib.import_module(f"{kernels.__name__}.{info.name}")
     for base, overload in _OUT_FORMS:
         q = "aten::" + base
         o = find(q)

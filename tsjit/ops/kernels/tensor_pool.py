@@ -7,7 +7,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..._tensor.kernel_util import checked_scalar, fmt_shape, not_implemented, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import checked_scalar, fmt_shape, not_implemented, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_conv import tup
 from .tensor_reduce import acc

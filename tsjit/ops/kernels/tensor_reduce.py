@@ -11,8 +11,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import (cast, float_result, not_implemented, op, quiet, reduce_axes,
-                                   to_np, wrap)
+from ..registry import op
+from ..._tensor.kernel_util import (cast, float_result, not_implemented, quiet, reduce_axes, to_np,
+                                    wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 
 

@@ -13,7 +13,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from ..._tensor.creation import generator as _gen
-from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, quiet, wrap
 from ..._tensor.tensor import Tensor
 
 

@@ -7,7 +7,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, op, quiet, wrap
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, quiet, wrap
 from ..._tensor.tensor import Tensor
 
 _MODES = {0: "bilinear", 1: "nearest", 2: "bicubic"}

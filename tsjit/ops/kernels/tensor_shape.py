@@ -10,7 +10,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided as _np_as_strided
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import fmt_shape, numel, op, to_np, wrap, wrap_dims
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, numel, to_np, wrap, wrap_dims
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -76,13 +77,32 @@ def view(self: Tensor, size: Sequence[int]) -> Tensor:
 
 @op("aten::view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)")
 def view_dtype(self: Tensor, dtype: int) -> Tensor:
-    """The same memory reinterpreted as another dtype."""
-    nd = D.to_numpy_dtype(dtype)
+    """The same memory reinterpreted as another dtype; with another element size the last
+    dimension (stride 1) grows or shrinks, and the offset and other strides are rescaled."""
+    dt = D.as_dtype(dtype)
     a = self._a
-    if nd.itemsize != a.itemsize and (a.ndim == 0 or a.strides[-1] != a.itemsize):
-        raise RuntimeError("self.stride(-1) must be 1 to view " + a.dtype.name + " as " +
-                           nd.name + " (different element sizes)")
-    return wrap(a.view(nd))
+    old, new = a.itemsize, dt.itemsize
+    if old == new:
+        return wrap(a.view(dt.np))
+    what = f"to view {self.dtype.cname} as {dt.cname} (different element sizes)"
+    if a.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    strides = self.stride()
+    # (numpy gives empty and length-1 dimensions arbitrary strides; PyTorch's are 1 there)
+    if strides[-1] != 1 and a.size and a.shape[-1] > 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+    if new > old:
+        ratio = new // old
+        checks = [("self.size(-1)", a.shape[-1]), ("self.storage_offset()",
+                                                   self.storage_offset())]
+        checks += [(f"self.stride({i})", st) for i, st in enumerate(strides[:-1])]
+        for name, value in checks:
+            if value % ratio:
+                raise RuntimeError(f"{name} must be divisible by {ratio} {what}, but got {value}")
+    shape = a.shape[:-1] + (a.shape[-1] * old // new,)
+    if a.size == 0:
+        return wrap(np.empty(shape, dt.np))
+    return wrap(a.view(dt.np))
 
 
 @op("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)")

@@ -6,7 +6,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..._tensor.kernel_util import fmt_shape, op, wrap, wrap_dims
+from ..registry import op
+from ..._tensor.kernel_util import fmt_shape, wrap, wrap_dims
 from ..._tensor.tensor import Tensor, _root, wrap_dim
 from .tensor_shape import _el_strides, strided_view
 

@@ -10,7 +10,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..._tensor.kernel_util import not_implemented, op, wrap
+from ..registry import op
+from ..._tensor.kernel_util import not_implemented, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 

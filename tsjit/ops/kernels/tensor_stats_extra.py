@@ -6,7 +6,8 @@ from typing import Any, Optional
 import numpy as np
 
 from ..._tensor import dtypes as D
-from ..._tensor.kernel_util import op, quiet, to_np, wrap
+from ..registry import op
+from ..._tensor.kernel_util import quiet, to_np, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")

@@ -1,13 +1,14 @@
 """The eager API: tensor() inference, factories, the schema-binding dispatcher behind
-`tsjit._tensor.functional` and Tensor methods, operators, grad mode and random numbers."""
+`tsjit.ops.eager` and Tensor methods, operators, grad mode and random numbers."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from tsjit._tensor import (Size, Tensor, arange, dtypes as D, enable_grad, eye, from_numpy, full,
-                          functional as F, is_grad_enabled, linspace, manual_seed, no_grad, ones,
-                          rand, randint, randn, set_grad_enabled, tensor, zeros, zeros_like)
+                          is_grad_enabled, linspace, manual_seed, no_grad, ones, rand, randint,
+                          randn, set_grad_enabled, tensor, zeros, zeros_like)
+from tsjit.ops import eager as F
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for the eager API")
 
@@ -165,8 +166,7 @@ def test_grad_mode() -> None:
 
 
 def test_operator_names_cover_histogram_tensor_ops() -> None:
-    from tsjit._tensor import operator_names
-    names = set(operator_names())
+    names = set(F.operator_names())
     for n in ("add", "matmul", "conv2d", "softmax", "layer_norm", "index_put_", "zeros",
               "tensor", "upsample_bilinear2d", "lstm", "scaled_dot_product_attention"):
         assert n in names

@@ -1,7 +1,7 @@
 """The eager API: `tsjit.add(x, y)`, `tsjit.sum(x, 1, keepdim=True)`, `x.view(2, 3)` ...
 
-Every tensor operator registered by `tsjit/ops/kernels/tensor_*.py` is callable here by
-its PyTorch name. A call is bound to the first overload whose schema accepts the
+Every registered aten overload that mentions a Tensor (`is_eager`) is callable here by
+its PyTorch name, whichever kernel module registered it. A call is bound to the first overload whose schema accepts the
 arguments (positional and keyword, defaults filled, Python-style conveniences applied:
 `zeros(2, 3)` packs sizes into `int[]`, a single int fills `int[2]`, strings become
 devices), then the kernel runs with one positional argument per schema argument.
@@ -10,17 +10,16 @@ Creation functions with Python-only keywords (`requires_grad`) come from `creati
 from __future__ import annotations
 
 import collections
-import importlib
-import pkgutil
 import re
 from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes as D
-from .device import Device
+from .._tensor import dtypes as D
+from .._tensor.device import Device
+from .._tensor.tensor import Tensor
 from ..ir import types as T
-from .tensor import Tensor
+from .registry import all_operators
 
 _loaded = False
 # name ("add") -> [(FunctionSchema, binding plan, kernel)]
@@ -28,52 +27,27 @@ _table: dict[str, list[tuple[Any, "_Plan", Callable]]] = {}
 
 
 def _load() -> None:
-    """Import the tensor kernel modules and index their overloads by name."""
+    """Index the eager overloads of every registered operator by name."""
     global _loaded
     if _loaded:
         return
-    from ..ops import kernels
-    from ..ir.schema import parse_schema
-    from .kernel_util import RAW_SCHEMAS
-    for info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
-        if info.name.startswith("tensor_"):
-            importlib.import_module(f"{kernels.__name__}.{info.name}")
-    from ..ops.registry import find
-    for q, raw in RAW_SCHEMAS.items():
-        s = parse_schema(raw)
-        if s.namespace != "aten":
-            continue
-        _table.setdefault(s.base_name, []).append((s, _Plan(s, _raw_types(raw)),
-                                                   find(q).kernel))
+    for o in all_operators():
+        if is_eager(o.schema):
+            _table.setdefault(o.schema.base_name, []).append((o.schema, _Plan(o.schema), o.kernel))
     _loaded = True
 
 
-def _raw_types(raw: str) -> list[str]:
-    """The written type of each argument of a schema string ("ScalarType?", "int[1]")."""
-    start = raw.index("(")
-    depth = 0
-    parts, cur = [], ""
-    for ch in raw[start + 1:]:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            if depth == 0:
-                break
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
-    out = []
-    for p in parts:
-        p = p.strip()
-        if p in ("*", "...", ""):
-            continue
-        p = p.split("=", 1)[0].strip()
-        out.append(p.rsplit(" ", 1)[0] if " " in p else p)
-    return out
+def _mentions_tensor(t: T.Type) -> bool:
+    return t == T.TensorType or any(_mentions_tensor(c) for c in t.contained())
+
+
+def is_eager(schema: Any) -> bool:
+    """Whether an overload is callable eagerly (`tsjit.add`): an aten operator whose schema
+    mentions a Tensor, or that takes no arguments (`is_grad_enabled()`); the scalar, string
+    and list builtins of the language (`aten::add.int`) are not torch functions."""
+    return schema.namespace == "aten" and (
+        not schema.arguments and not schema.is_vararg or any(_mentions_tensor(a.type)
+                                    for a in schema.arguments + schema.returns))
 
 
 class _NoMatch(Exception):
@@ -115,9 +89,9 @@ class _Plan:
 
     __slots__ = ("schema", "args", "positional", "names", "int_list", "prefix", "defaults")
 
-    def __init__(self, schema: Any, raws: list[str]) -> None:
+    def __init__(self, schema: Any) -> None:
         self.schema = schema
-        self.args = [_Arg(r, a.type) for r, a in zip(raws, schema.arguments)]
+        self.args = [_Arg(a.written, a.type) for a in schema.arguments]
         self.positional = [i for i, a in enumerate(schema.arguments) if not a.kwarg_only]
         self.names = {a.name: i for i, a in enumerate(schema.arguments)}
         # the first positional int[] argument: `x.view(2, 3)` packs extra ints into it
@@ -369,7 +343,7 @@ def operator_names() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    # `functional.add` etc.: any registered tensor operator
+    # `eager.add` etc.: any eager operator
     if name.startswith("__"):
         raise AttributeError(name)
     _load()
@@ -377,7 +351,7 @@ def __getattr__(name: str) -> Any:
         # kept as a module attribute: later lookups skip this function
         d = globals()[name] = dispatcher(name)
         return d
-    raise AttributeError(f"module 'tsjit._tensor.functional' has no attribute '{name}'")
+    raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:

@@ -1,0 +1,1 @@
+"""tsjit.utils: helpers that mirror `torch.utils` (serialization config)."""
