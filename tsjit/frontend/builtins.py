@@ -124,7 +124,7 @@ class DictForm(SpecialForm):
                 not sv.value.node.inputs:
             sv = None    # `dict([])`: nothing to insert, whatever the literal's type
         any_dict = T.DictType(T.AnyType, T.AnyType)
-        d = c.insert("prim::DictConstruct", [], [any_dict], e.range).output()
+        d = c.insert("prim::DictConstruct", [], [declared or any_dict], e.range).output()
         if sv is not None:
             item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
 
@@ -136,20 +136,18 @@ class DictForm(SpecialForm):
                 k, v = c.emit_tuple_unpack(pair, e.range, 2)
                 if d.type == any_dict:
                     d.type = T.DictType(k.type, v.type)
+                for what, actual, want in (("key", k.type, d.type.key),
+                                           ("value", v.type, d.type.value)):
+                    if not T.is_subtype(actual, want):
+                        raise CompileError(f"Dict type annotation `{d.type.annotation_str()}` "
+                                           f"did not match the type of an actual {what} type "
+                                           f"`{actual.annotation_str()}`", e.range)
                 c.emit_setitem(d, k, v, e.range)
             c.emit_for(item, sv, add, [], e.range, scoped=True)
         if d.type == any_dict:
-            # Typed by the declaration, else by the first keyword entry, else Dict[str, Tensor].
-            d.type = declared or (T.DictType(T.StrType, entries[0][1].type) if entries
-                                  else T.DictType(T.StrType, T.TensorType))
-        if declared is not None:
-            for what, actual, want in (("key", d.type.key, declared.key),
-                                       ("value", d.type.value, declared.value)):
-                if not T.is_subtype(actual, want):
-                    raise CompileError(f"Dict type annotation `{declared.annotation_str()}` did "
-                                       f"not match the type of an actual {what} type "
-                                       f"`{actual.annotation_str()}`", e.range)
-            d.type = declared
+            # Typed by the first keyword entry, else Dict[str, Tensor].
+            d.type = T.DictType(T.StrType, entries[0][1].type) if entries \
+                else T.DictType(T.StrType, T.TensorType)
         return _add_entries(c, d, entries)
 
 

@@ -247,10 +247,6 @@ class FunctionCompiler(Emitter):
             kind = "List" if isinstance(value.type, T.ListType) else "Dict"
             raise CompileError(f"Expected an annotation of type {kind} but got "
                                f"{t.annotation_str()}", rng)
-        if literal and _elements_fit(value.type, t):
-            # A list/dict literal or comprehension has no other reference: it takes the
-            # declared type (`x: List[Optional[int]] = [None]`), as in PyTorch.
-            value.type = t
         if not T.is_subtype(value.type, t):
             raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
                                f"a value of type {value.type.annotation_str()}", rng)
@@ -642,18 +638,6 @@ class FunctionCompiler(Emitter):
 
 def _is_literal(e: ast.Expr) -> bool:
     return isinstance(e, (ast.ListLit, ast.DictLit, ast.ListComp, ast.DictComp))
-
-
-def _elements_fit(actual: T.Type, declared: T.Type) -> bool:
-    """A fresh container of type `actual` may be typed `declared`: the same kind of
-    container, with keys equal and elements subtypes."""
-    if isinstance(actual, T.ListType) and isinstance(declared, T.ListType):
-        return T.is_subtype(actual.elem, declared.elem)
-    if isinstance(actual, T.DictType) and isinstance(declared, T.DictType):
-        return actual.key == declared.key and T.is_subtype(actual.value, declared.value)
-    return False
-
-
 
 
 def _dotted_name(e: ast.Expr) -> str:

@@ -139,6 +139,11 @@ class Emitter:
             form = self.emit_sugared(e.func)
             if isinstance(form, DictForm):
                 return form.emit(self, e, hint)   # `x: Dict[str, int] = dict()`
+        declared = hint.elem if isinstance(hint, T.OptionalType) else hint
+        if isinstance(e, ast.ListComp) and isinstance(declared, T.ListType):
+            return self.emit_list_comp(e, declared.elem)
+        if isinstance(e, ast.DictComp) and isinstance(declared, T.DictType):
+            return self.emit_dict_comp(e, declared)
         if isinstance(e, ast.ListLit):
             return self.emit_list_literal(e, hint)
         if isinstance(e, ast.DictLit):
@@ -351,19 +356,27 @@ class Emitter:
         return self.emit_list(items, elem, e.range)
 
     def expr_ListComp(self, e: ast.ListComp) -> SugaredValue:
-        return SimpleValue(self.emit_list_from(
+        return SimpleValue(self.emit_list_comp(e, None))
+
+    def emit_list_comp(self, e: ast.ListComp, elem: Optional[T.Type]) -> Value:
+        """`[elt for ...]`, of element type `elem` when declared."""
+        return self.emit_list_from(
             lambda append: self.emit_comprehension(list(e.generators),
                                                    lambda: append(self.emit_expr(e.elt)), e.range),
-            e.range))
+            e.range, elem)
 
     def emit_list_from(self, fill: Callable[[Callable[[Value], None]], None],
-                       rng: SourceRange) -> Value:
-        """A list that `fill(append)` fills, typed by the element it appends (Tensor if none)."""
-        lst = self.insert("prim::ListConstruct", [], [T.ListType(T.AnyType)], rng).output()
+                       rng: SourceRange, elem: Optional[T.Type] = None) -> Value:
+        """A list that `fill(append)` fills, of element type `elem` if given, else typed by
+        the element it appends (Tensor if none)."""
+        lst = self.insert("prim::ListConstruct", [], [T.ListType(elem or T.AnyType)], rng).output()
 
         def append(v: Value) -> None:
             if lst.type == T.ListType(T.AnyType):
                 lst.type = T.ListType(v.type)   # typed by the element, once it is known
+            elif not T.is_subtype(v.type, lst.type.elem):
+                raise CompileError(f"list element of type {v.type.annotation_str()} does not "
+                                   f"match the list type {lst.type.annotation_str()}", rng)
             self.emit_builtin("aten::append", [NamedValue(lst), NamedValue(v)], {}, rng)
         fill(append)
         if lst.type == T.ListType(T.AnyType):
@@ -371,17 +384,26 @@ class Emitter:
         return lst
 
     def expr_DictComp(self, e: ast.DictComp) -> SugaredValue:
-        d = self.insert("prim::DictConstruct", [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
+        return SimpleValue(self.emit_dict_comp(e, None))
+
+    def emit_dict_comp(self, e: ast.DictComp, declared: Optional[T.DictType]) -> Value:
+        """`{k: v for ...}`, of type `declared` when declared."""
+        any_dict = T.DictType(T.AnyType, T.AnyType)
+        d = self.insert("prim::DictConstruct", [], [declared or any_dict], e.range).output()
 
         def add() -> None:
             k, v = self.emit_expr(e.key), self.emit_expr(e.value)
-            if d.type == T.DictType(T.AnyType, T.AnyType):
+            if d.type == any_dict:
                 d.type = T.DictType(k.type, v.type)
+            elif not (T.is_subtype(k.type, d.type.key) and T.is_subtype(v.type, d.type.value)):
+                raise CompileError(f"dict entry of types {k.type.annotation_str()}, "
+                                   f"{v.type.annotation_str()} does not match the dict type "
+                                   f"{d.type.annotation_str()}", e.range)
             self.emit_builtin("aten::_set_item", [NamedValue(d), NamedValue(k), NamedValue(v)], {}, e.range)
         self.emit_comprehension(list(e.generators), add, e.range)
         if d.type == T.DictType(T.AnyType, T.AnyType):
             d.type = T.DictType(T.StrType, T.TensorType)
-        return SimpleValue(d)
+        return d
 
     def emit_comprehension(self, gens: list, add: Callable[[], None], rng: SourceRange) -> None:
         """Nested loops over the generators; `add` runs where every `if` holds."""
