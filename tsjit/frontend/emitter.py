@@ -626,6 +626,10 @@ class Emitter:
                         values[i] = self.emit_constant(t.defaults[i], rng)
                     else:
                         raise CompileError(f"missing field '{names[i]}' of {t.qualified_name}", rng)
+                elif not T.is_subtype(v.type, t.elems[i]):
+                    raise CompileError(f"Expected a value of type '{t.elems[i].annotation_str()}' "
+                                       f"for argument '{names[i]}' but instead found type "
+                                       f"'{v.type.annotation_str()}'", rng)
             return self.emit_tuple([v for v in values if v is not None], rng, t)
         if not isinstance(t, T.ClassType) or t.is_module:
             raise CompileError(f"cannot construct {t.annotation_str()} in TorchScript", rng)

@@ -468,7 +468,10 @@ def class_annotations(cls: type) -> dict:
 
 def _evaluate_annotation(ann: Any, owner: type) -> Any:
     """A string annotation (`from __future__ import annotations`) evaluated where it was
-    written; left as a string when that fails (it then carries no type)."""
+    written; left as a string when that fails (it then carries no type). typing.NamedTuple
+    keeps string annotations as ForwardRefs."""
+    if isinstance(ann, typing.ForwardRef):
+        ann = ann.__forward_arg__
     if not isinstance(ann, str):
         return ann
     module = sys.modules.get(owner.__module__)
