@@ -8,6 +8,7 @@ first assignment, which keeps printed code stable across save/load.
 """
 from __future__ import annotations
 
+import enum
 from typing import Any, Optional
 
 from ..ir import CompilationUnit, Function, Graph, Value
@@ -668,6 +669,8 @@ def _default_as(default: Any, t: T.Type) -> Any:
     an archive whose float parameter defaults to an int)."""
     if isinstance(t, T.OptionalType):
         t = t.elem
+    if isinstance(t, T.EnumType) and isinstance(default, enum.Enum) and default.name in t.members:
+        return t.member(default.name)    # a Python Enum member default: the enum's value
     if type(default) is int:
         if t == T.FloatType:
             return float(default)

@@ -29,9 +29,11 @@ from . import ast
 from .builtins import lookup_builtin, python_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .python_source import parse_python_def
+from .dataclass_methods import generated_source, is_generated
+from .parser import parse_def
+from .python_source import SourceUnavailableError, parse_python_def
 from .resolver import PythonCall, PythonModuleValue, PythonResolver
-from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
+from .sugared import (TypeValue, BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
                       SimpleValue, SugaredValue)
 
 # nn.Module bookkeeping that is never a scripted attribute.
@@ -87,6 +89,8 @@ class ScriptCompiler:
         self.unused_methods: dict[tuple[int, str], Any] = {}
         self.ignored_methods: dict[tuple[int, str], Any] = {}
         self.function_attributes: dict[tuple[int, str], Any] = {}
+        # Dataclasses given to script() themselves (see script_class).
+        self.scripted_dataclasses: set = set()
 
     def _remember(self, cls: type, t: T.Type) -> None:
         self.classes[cls] = t
@@ -142,7 +146,10 @@ class ScriptCompiler:
         if inspect.isfunction(obj):
             return FunctionValue(self.function(obj))
         if isinstance(obj, typing.TypeVar) or getattr(obj, "__origin__", None) is not None:
-            raise CompileError(f"'{name}' is a type, not a value", rng)
+            t = self.annotation_type(obj)
+            if t is None:
+                raise CompileError(f"'{name}' is a type, not a value", rng)
+            return TypeValue(t, name)   # a type alias (`Pair = Tuple[int, int]`)
         raise CompileError(f"Python value '{name}' of type {type(obj).__name__} cannot be used "
                            "in TorchScript", rng)
 
@@ -238,18 +245,30 @@ class ScriptCompiler:
         self.functions[pyfn] = fn
         return fn
 
-    def _define(self, fn: Function, pyfn: Any, self_type: Optional[T.Type]) -> None:
-        d = parse_python_def(pyfn)
+    def _define(self, fn: Function, pyfn: Any, self_type: Optional[T.Type],
+                generated: Optional[type] = None) -> None:
+        """Compile `pyfn`; `generated`: the dataclass that generated it (see
+        dataclass_methods), whose source is made here."""
+        names: dict = {}
+        if generated is not None:
+            text, names = generated_source(generated, pyfn.__name__)
+            d = parse_def(text, f"<dataclass {generated.__qualname__}.{pyfn.__name__}>")
+        else:
+            d = parse_python_def(pyfn)
         fn.source_def = d
-        resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
+        owner = python_class(self_type) if self_type is not None else None
+        if owner is not None and owner.__name__ not in pyfn.__globals__:
+            names.setdefault(owner.__name__, owner)   # a local class names itself in methods
+        resolver = PythonResolver(self, {**pyfn.__globals__, **names}, closure_vars(pyfn))
         compiler = FunctionCompiler(self.cu, resolver, fn, d, self_type)
         compiler.python_defaults = python_defaults(pyfn)
         compiler.compile()
 
-    def method(self, cls_type: T.ClassType, name: str, pyfn: Any) -> Function:
+    def method(self, cls_type: T.ClassType, name: str, pyfn: Any,
+               generated: Optional[type] = None) -> Function:
         """Declare method `name` of `cls_type`, compiled from `pyfn` on first need."""
         fn = Function(f"{cls_type.qualified_name}.{name}", owner=cls_type,
-                      definer=lambda f: self._define(f, pyfn, cls_type))
+                      definer=lambda f: self._define(f, pyfn, cls_type, generated))
         cls_type.methods[name] = fn
         return fn
 
@@ -263,7 +282,16 @@ class ScriptCompiler:
         for klass in reversed(cls.__mro__[:-1]):
             for name, member in vars(klass).items():
                 if inspect.isfunction(member):
-                    self.method(t, name, member)
+                    # Methods dataclasses wrote get source made for them when the class is
+                    # given to script() itself (PyTorch's rule: a dataclass only met in an
+                    # annotation keeps methods without source, an OSError).
+                    generated = is_generated(klass, name, member)
+                    if generated and klass not in self.scripted_dataclasses:
+                        raise SourceUnavailableError(
+                            f"cannot get the source of {member.__qualname__} (written by "
+                            f"dataclasses): script the dataclass {klass.__name__} itself "
+                            "before using it")
+                    self.method(t, name, member, klass if generated else None)
         init = t.methods.get("__init__")
         if init is not None:
             init.ensure_defined()   # attributes are declared by __init__'s assignments
@@ -498,7 +526,7 @@ def python_defaults(fn: Any) -> dict:
             return {}
         pairs = [(p.name, p.default) for p in params if p.default is not inspect.Parameter.empty]
     return {name: d for name, d in pairs
-            if d is None or isinstance(d, (bool, int, float, str))}
+            if d is None or isinstance(d, (bool, int, float, str, enum.Enum))}
 
 
 def closure_vars(fn: Any) -> dict:

@@ -234,6 +234,23 @@ class SpecialForm(SugaredValue):
         return self.type
 
 
+class TypeValue(SugaredValue):
+    """A Python typing object (`List[int]`, an alias of one): a type in annotations only."""
+
+    def __init__(self, type: T.Type, name: str) -> None:
+        self.type, self.name = type, name
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"the type '{self.name}'"
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        raise CompileError(f"'{self.name}' is a type, not a value", rng)
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        return self.type
+
+
 class SliceValue(SugaredValue):
     """`slice(start, stop, step)`: usable as an index (also through a variable), as PyTorch's
     SliceValue; its parts are Values or None."""

@@ -1,6 +1,7 @@
 """`script()`: compile Python functions and module instances into runnable objects."""
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from typing import Any
 
@@ -48,6 +49,8 @@ def script(obj: Any, type_hint: Any = None) -> Any:
         if getattr(obj, "__tsjit_module__", False):
             raise TsjitError(f"script() takes a module instance, not the class {obj.__name__}; "
                              f"call script({obj.__name__}(...))")
+        if dataclasses.is_dataclass(obj):
+            _compiler.scripted_dataclasses.add(obj)
         _compiler.python_type(obj, None)
         return obj
     raise TsjitError(f"cannot script an object of type {type(obj).__name__}; script() takes "
