@@ -71,7 +71,8 @@ def test_an_existing_list_does_not_change_type_by_declaration():
         y: List[None] = [None, None]
         x: List[Optional[int]] = y
         return x
-    with pytest.raises(RuntimeError, match="Variable was annotated as List\\[Optional\\[int\\]\\]"):
+    with pytest.raises(RuntimeError, match="Variable 'x' is annotated with type "
+                                           "List\\[Optional\\[int\\]\\] but is being assigned"):
         tsjit.jit.script(f)
 
 

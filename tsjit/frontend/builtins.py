@@ -44,13 +44,31 @@ class IterableForm(SpecialForm):
         return EnumerateValue(inner, start)
 
 
-class ListForm(SpecialForm):
-    """`list(x)`: a copy of a list (`aten::list`), or the elements of an iterable that is
-    no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does."""
+class HintedForm(SpecialForm):
+    """A constructor whose result takes the declared type of what it is assigned to
+    (`x: List[int] = list()`): Emitter.emit_expr calls `emit` with that type."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        return SimpleValue(self.emit(c, e, None))
+
+    def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
+        raise NotImplementedError
+
+
+class ListForm(HintedForm):
+    """`list(x)`: a copy of a list (`aten::list`), or the elements of an iterable that is
+    no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does;
+    `list()` is an empty list (of the declared type, else of Tensor)."""
+
+    def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
+        if not e.args and not e.keywords:
+            elem = hint.elem if isinstance(hint, T.ListType) else T.TensorType
+            return c.emit_list([], elem, e.range)
+        return self._convert(c, e).as_value(c, e.range)
+
+    def _convert(self, c: Any, e: ast.Call) -> SugaredValue:
         if len(e.args) != 1 or e.keywords or isinstance(e.args[0], ast.Starred):
-            raise CompileError("list() takes exactly one positional argument", e.range)
+            raise CompileError("list() takes at most one positional argument", e.range)
         sv = _iterable(c, e.args[0])
         if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
             item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
@@ -101,13 +119,10 @@ class CheckForm(SpecialForm):
         return SimpleValue(c.emit_constant(None, rng))
 
 
-class DictForm(SpecialForm):
+class DictForm(HintedForm):
     """`dict()`, `dict(mapping)`, `dict(pairs)` (a list of pairs, `zip(...)`, ...) and any
     of these with keyword entries (`dict(m, a=1)`), as PyTorch compiles them: a copy or a
     loop inserting each pair. `hint` is the declared type of the result, if any."""
-
-    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
-        return SimpleValue(self.emit(c, e, None))
 
     def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
         if len(e.args) > 1 or any(isinstance(a, ast.Starred) for a in e.args):

@@ -135,13 +135,17 @@ class FunctionCompiler(Emitter):
         """A parameter default must be a constant expression."""
         return eval_constant(e, t)
 
-    def parse_type_comment(self, text: str, rng: SourceRange) -> tuple[list[T.Type], T.Type]:
-        if "->" not in text:
+    def parse_type_comment(self, text: str,
+                           rng: SourceRange) -> tuple[list[T.Type], Optional[T.Type]]:
+        """`(int, float) -> str`: parameter types and the return type (None when the
+        comment gives none, `# type: (bool)`: the return type is then inferred)."""
+        params, arrow, ret = text.partition("->")
+        if not params.strip().startswith("("):
             raise CompileError("a type comment must look like '(int, float) -> str'", rng)
-        params, ret = text.split("->", 1)
         p = parse_expr(params.strip(), rng.source.filename)
         elts = p.elts if isinstance(p, ast.TupleLit) else (p,)
-        return [self.type_from_expr(e) for e in elts], self.type_from_expr(parse_expr(ret.strip()))
+        returns = self.type_from_expr(parse_expr(ret.strip())) if arrow else None
+        return [self.type_from_expr(e) for e in elts], returns
 
     def emit_return_value(self, ret: ast.Return) -> Value:
         rng = ret.range
@@ -219,7 +223,7 @@ class FunctionCompiler(Emitter):
         if s.value is None:
             raise CompileError("an annotated declaration needs a value in TorchScript", s.range)
         value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range,
-                                    _is_literal(s.value))
+                                    _is_literal(s.value), getattr(s.target, "id", ""))
         self.assign_to(s.target, value, s.range, declared=t)
 
     def implicit_convert(self, v: Value, t: T.Type, rng: SourceRange) -> Value:
@@ -238,9 +242,9 @@ class FunctionCompiler(Emitter):
         return v
 
     def check_declared(self, value: Value, t: T.Type, rng: SourceRange,
-                       literal: bool = False) -> Value:
-        """`value` as a value of declared type `t`; `literal`: it is a container literal or
-        comprehension, so nothing else refers to it."""
+                       literal: bool = False, name: str = "") -> Value:
+        """`value` as a value of declared type `t` (of variable `name`, if one); `literal`:
+        it is a container literal or comprehension, so nothing else refers to it."""
         value = self.implicit_convert(value, t, rng)
         if literal and isinstance(value.type, (T.ListType, T.DictType)) and \
                 not isinstance(t, (T.ListType, T.DictType, T.OptionalType, T.UnionType)) and \
@@ -249,8 +253,9 @@ class FunctionCompiler(Emitter):
             raise CompileError(f"Expected an annotation of type {kind} but got "
                                f"{t.annotation_str()}", rng)
         if not T.is_subtype(value.type, t):
-            raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
-                               f"a value of type {value.type.annotation_str()}", rng)
+            raise CompileError(f"Variable{f' {name!r}' if name else ''} is annotated with type "
+                               f"{t.annotation_str()} but is being assigned to a value of type "
+                               f"{value.type.annotation_str()}", rng)
         if value.type != t and value.node.kind == "prim::Constant" and value.type == T.NoneType:
             value.type = t  # `x: Optional[int] = None` keeps the declared type
         return value
@@ -459,7 +464,8 @@ class FunctionCompiler(Emitter):
             if not isinstance(tv, SimpleValue) or not isinstance(fv, SimpleValue):
                 missing = "true" if not isinstance(tv, SimpleValue) else "false"
                 if tv is None or fv is None or isinstance(tv, Undefined) or isinstance(fv, Undefined):
-                    self.env.assign(name, Undefined(f"'{name}' is not defined in the {missing} branch"))
+                    self.env.assign(name, Undefined(f"undefined value {name}: '{name}' is not "
+                                                    f"defined in the {missing} branch"))
                     continue
                 if tv is fv:
                     self.env.assign(name, tv)
@@ -594,6 +600,13 @@ class FunctionCompiler(Emitter):
                     f"Variable '{target.id}' is annotated with type "
                     f"{prev_declared.annotation_str()} but is being assigned to a value of type "
                     f"{value.type.annotation_str()}", rng)
+            outer = self.env.outer_type(target.id)
+            if outer is not None and not T.is_subtype(value.type, outer):
+                # As PyTorch: a block may not change the type of an enclosing variable.
+                raise CompileError(
+                    f"Variable '{target.id}' previously had type {outer.annotation_str()} but is "
+                    f"now being assigned to a value of type {value.type.annotation_str()}",
+                    target.range)
             self.env.assign(target.id, SimpleValue(value), name_value=name_value, declared=declared)
         elif isinstance(target, (ast.TupleLit, ast.ListLit)):
             items = self.emit_tuple_unpack(value, rng, len(target.elts))

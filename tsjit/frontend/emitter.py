@@ -10,7 +10,7 @@ from ..ops import registry
 from .._tensor import Tensor
 from . import ast
 from .annotations import type_from_expr
-from .builtins import DictForm, call_special, emit_tolist, is_tolist_call
+from .builtins import HintedForm, call_special, emit_tolist, is_tolist_call
 from .environment import Environment
 from .indexing import emit_slice, emit_tensor_getitem, slice_parts
 from .iteration import ModuleDictView
@@ -135,9 +135,9 @@ class Emitter:
         if hint is not None and isinstance(hint, T.ListType):
             if is_tolist_call(e):
                 return emit_tolist(self, e, hint, e.range)
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "dict":
+        if hint is not None and isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
             form = self.emit_sugared(e.func)
-            if isinstance(form, DictForm):
+            if isinstance(form, HintedForm):
                 return form.emit(self, e, hint)   # `x: Dict[str, int] = dict()`
         declared = hint.elem if isinstance(hint, T.OptionalType) else hint
         if isinstance(e, ast.ListComp) and isinstance(declared, T.ListType):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import re
+import types
 from typing import Any, Callable
 
 import numpy as np
@@ -305,24 +306,14 @@ class Dispatcher:
                         f"({got}), but expected one of:\n{sigs}")
 
     def __get__(self, obj: Any, cls: Any = None) -> Any:
-        # used as a Tensor method: bind self
+        # Used as a Tensor method: a bound method (so `inspect.ismethod(x.view)`, as for
+        # torch's builtin methods).
         if obj is None:
             return self
-        return _Bound(self, obj)
+        return types.MethodType(self, obj)
 
     def __repr__(self) -> str:
         return f"<tsjit operator {self.name}>"
-
-
-class _Bound:
-    __slots__ = ("d", "obj")
-
-    def __init__(self, d: Dispatcher, obj: Any) -> None:
-        self.d = d
-        self.obj = obj
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.d(self.obj, *args, **kwargs)
 
 
 _dispatchers: dict[str, Dispatcher] = {}
