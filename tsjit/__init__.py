@@ -7,7 +7,8 @@
     y = n(tsjit.randn(3, 4))
 
 Names mirror PyTorch's, so model source written against `torch` runs with
-`import tsjit as torch`.
+`import tsjit as torch`, or unchanged (`import torch.nn as nn` too) inside
+`with tsjit.as_torch():` or under `python -m tsjit.run_as_torch script.py`.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .interpreter.errors import ScriptError
 from .ops import eager
 from . import jit, linalg, nn, special
 from .jit import _check, load, save, script
+from .torch_alias import as_torch
 from .functional import tensordot, unique
 
 __version__ = "0.1.0"
