@@ -19,7 +19,7 @@ from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from .ops import eager
-from . import jit, linalg, nn, special
+from . import jit, linalg, nn, random, special
 from .jit import _check, load, save, script
 from .torch_alias import as_torch
 from .functional import tensordot, unique

@@ -112,3 +112,10 @@ def test_a_dataclass_not_given_to_script_has_no_source():
         return 0
     with pytest.raises(OSError, match="script the dataclass NeverScripted"):
         tsjit.jit.script(f)
+
+
+def test_a_scripted_dataclass_is_usable_from_source_compilation_units():
+    tsjit.jit.script(Scaled)
+    cu = tsjit.jit.CompilationUnit("def f(x: float) -> float:\n    return Scaled(x, 3).x\n",
+                                   {"Scaled": Scaled})
+    assert cu.f(2.0) == 8.0

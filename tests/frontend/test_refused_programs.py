@@ -86,3 +86,18 @@ def test_a_type_comment_may_omit_the_return_type():
 def test_list_without_arguments_takes_the_declared_type():
     src = "def f():\n    x: List[int] = list()\n    x.append(1)\n    return x, list()\n"
     assert tsjit.jit.CompilationUnit(src, G).f() == ([1], [])
+
+
+def test_tolist_error_points_at_the_call():
+    with pytest.raises(RuntimeError) as err:
+        tsjit.jit.CompilationUnit("def f(x: tsjit.Tensor):\n    li = x.tolist()\n    return li\n", G)
+    lines = str(err.value).splitlines()
+    row = next(i for i, line in enumerate(lines) if "li = x.tolist()" in line)
+    start = lines[row].index("x.tolist()")
+    assert set(lines[row + 1][start:start + len("x.tolist()")]) <= set("^~")
+
+
+@pytest.mark.parametrize("prop, expected", [("grad", None), ("is_leaf", True)])
+def test_autograd_properties_without_autograd(prop, expected):
+    cu = tsjit.jit.CompilationUnit(f"def fn(x):\n    return x.{prop}\n")
+    assert cu.fn(tsjit.ones(2)) is expected

@@ -20,7 +20,8 @@ from .device import Device, device
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Size, Tensor, is_tensor
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       generator, initial_seed, linspace, manual_seed, normal, ones, ones_like,
+                       generator, get_rng_state, initial_seed, linspace, manual_seed, normal,
+                       ones, ones_like, set_rng_state,
                        rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                        seed, tensor, zeros, zeros_like)
 from .printing import set_printoptions
@@ -39,7 +40,8 @@ channels_last = 2
 _CREATION = ["arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full",
              "full_like", "linspace", "manual_seed", "normal", "ones", "ones_like", "rand",
              "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm",
-             "seed", "initial_seed", "tensor", "zeros", "zeros_like"]
+             "seed", "initial_seed", "tensor", "zeros", "zeros_like", "get_rng_state",
+             "set_rng_state"]
 
 
 def is_floating_point(t: Tensor) -> bool:

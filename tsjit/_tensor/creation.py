@@ -5,6 +5,8 @@ streams do not match PyTorch's (programs may only rely on shapes, dtypes and ran
 """
 from __future__ import annotations
 
+import json
+
 import math
 from typing import Any, Optional, Sequence
 
@@ -372,6 +374,21 @@ def seed() -> int:
 def initial_seed() -> int:
     """The seed last given to manual_seed."""
     return _seed
+
+
+def get_rng_state() -> Tensor:
+    """The generator's state as a uint8 tensor (set_rng_state restores it)."""
+    text = json.dumps(_gen.bit_generator.state).encode()
+    return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore a state get_rng_state returned."""
+    try:
+        state = json.loads(bytes(np.asarray(new_state._a, dtype=np.uint8)).decode())
+        _gen.bit_generator.state = state
+    except (ValueError, TypeError, KeyError) as err:
+        raise RuntimeError(f"set_rng_state: not a state get_rng_state returned ({err})") from None
 
 
 def generator() -> np.random.Generator:

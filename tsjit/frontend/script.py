@@ -16,6 +16,7 @@ import sys
 import types as pytypes
 import typing
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -65,6 +66,11 @@ def qualified_name(obj: Any) -> str:
 _PYTHON_CLASSES: dict[T.Type, type] = {}
 
 
+# Dataclasses given to script() themselves, process-wide (every CompilationUnit, as
+# PyTorch's registry): only their generated methods get source (see script_class).
+SCRIPTED_DATACLASSES: "weakref.WeakSet[type]" = weakref.WeakSet()
+
+
 def python_class(t: T.Type) -> Optional[type]:
     """The Python class a NamedTuple, enum or class type was scripted from, if any."""
     return _PYTHON_CLASSES.get(t)
@@ -89,8 +95,6 @@ class ScriptCompiler:
         self.unused_methods: dict[tuple[int, str], Any] = {}
         self.ignored_methods: dict[tuple[int, str], Any] = {}
         self.function_attributes: dict[tuple[int, str], Any] = {}
-        # Dataclasses given to script() themselves (see script_class).
-        self.scripted_dataclasses: set = set()
 
     def _remember(self, cls: type, t: T.Type) -> None:
         self.classes[cls] = t
@@ -286,7 +290,7 @@ class ScriptCompiler:
                     # given to script() itself (PyTorch's rule: a dataclass only met in an
                     # annotation keeps methods without source, an OSError).
                     generated = is_generated(klass, name, member)
-                    if generated and klass not in self.scripted_dataclasses:
+                    if generated and klass not in SCRIPTED_DATACLASSES:
                         raise SourceUnavailableError(
                             f"cannot get the source of {member.__qualname__} (written by "
                             f"dataclasses): script the dataclass {klass.__name__} itself "
@@ -542,4 +546,5 @@ def closure_vars(fn: Any) -> dict:
     return out
 
 
-__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class"]
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class",
+           "SCRIPTED_DATACLASSES"]

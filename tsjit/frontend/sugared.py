@@ -79,8 +79,8 @@ class SimpleValue(SugaredValue):
         if isinstance(t, T.InterfaceType):
             return MethodValue(self.value, name)
         if t == T.TensorType and name == "tolist":
-            raise CompileError("Expected type hint for result of tolist(): annotate it, e.g. "
-                               "torch.jit.annotate(List[List[float]], x.tolist())", rng)
+            return _NeedsHint("Expected type hint for result of tolist(): annotate it, e.g. "
+                              "torch.jit.annotate(List[List[float]], x.tolist())")
         if isinstance(t, T.EnumType) and name in ("name", "value"):
             out = t.value_type if name == "value" else T.StrType
             kind = "prim::EnumValue" if name == "value" else "prim::EnumName"
@@ -252,6 +252,18 @@ class SpecialForm(SugaredValue):
 
     def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
         return self.type
+
+
+class _NeedsHint(SugaredValue):
+    """A call that only compiles where its result type is declared (`x.tolist()`)."""
+
+    kind = "a call that needs a type hint"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        raise CompileError(self.message, rng)   # located at the whole call
 
 
 class TypeValue(SugaredValue):

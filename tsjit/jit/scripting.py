@@ -5,7 +5,7 @@ import dataclasses
 import inspect
 from typing import Any
 
-from ..frontend.script import ModuleTypeInfo, ScriptCompiler, infer_type
+from ..frontend.script import SCRIPTED_DATACLASSES, ModuleTypeInfo, ScriptCompiler, infer_type
 from ..interpreter import Object
 from ..ir import CompilationUnit
 from ..ir import types as T
@@ -50,7 +50,7 @@ def script(obj: Any, type_hint: Any = None) -> Any:
             raise TsjitError(f"script() takes a module instance, not the class {obj.__name__}; "
                              f"call script({obj.__name__}(...))")
         if dataclasses.is_dataclass(obj):
-            _compiler.scripted_dataclasses.add(obj)
+            SCRIPTED_DATACLASSES.add(obj)
         _compiler.python_type(obj, None)
         return obj
     raise TsjitError(f"cannot script an object of type {type(obj).__name__}; script() takes "
