@@ -176,3 +176,25 @@ def test_from_numpy_shares_and_methods_chain() -> None:
     a = np.arange(6, dtype=np.float32)
     x = from_numpy(a).view(2, 3).t().contiguous().sum(0)
     assert x.tolist() == [3.0, 12.0]
+
+
+def test_a_zero_dim_tensor_stands_for_a_scalar_argument():
+    import tsjit as _t
+    x = _t.zeros(3)
+    t = _t.tensor(1.5)
+    assert _t.equal(x.addcmul(t, t, value=t), _t.full((3,), 3.375))
+    # ... but not a one-element tensor of higher rank, and not where a Tensor fits
+    import pytest as _pytest
+    with _pytest.raises(TypeError):
+        x.addcmul(t, t, value=_t.tensor([2.0]))
+    assert (_t.ones(2, dtype=_t.int32) * _t.tensor(2.0, dtype=_t.float64)).dtype == _t.float64
+
+
+def test_an_int_argument_takes_a_zero_dim_integral_tensor_only():
+    import tsjit as _t
+    import pytest as _pytest
+    x = _t.zeros(4)
+    assert list(x.unsqueeze(_t.tensor(0)).shape) == [1, 4]
+    for bad in (_t.tensor([0]), _t.tensor(1.1)):
+        with _pytest.raises(TypeError):
+            x.unsqueeze(bad)

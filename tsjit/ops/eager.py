@@ -105,7 +105,7 @@ class _Plan:
         self.defaults = [a.default if a.has_default else _MISSING for a in schema.arguments]
 
 
-def _coerce(v: Any, spec: _Arg) -> Any:
+def _coerce(v: Any, spec: _Arg, scalars: bool = False) -> Any:
     tp = type(v)
     if tp is spec.exact:
         return v                                  # the common cases first
@@ -122,6 +122,8 @@ def _coerce(v: Any, spec: _Arg) -> Any:
             return None
         raise _NoMatch
     is_list = spec.is_list
+    if scalars and base == "Scalar" and not is_list and isinstance(v, Tensor) and v.dim() == 0:
+        return v.item()
     if base == "ScalarType" and not is_list:
         if isinstance(v, D.dtype) or v in (float, int, bool, complex):
             return D.as_dtype(v)
@@ -171,8 +173,8 @@ def _coerce(v: Any, spec: _Arg) -> Any:
     if base in ("int", "SymInt"):
         if _is_int(v):
             return int(v)
-        if isinstance(v, Tensor) and v.numel() == 1 and v.dtype.kind == "i":
-            return int(v)
+        if isinstance(v, Tensor) and v.dim() == 0 and v.dtype.kind == "i":
+            return int(v)    # as PyTorch's argument parser: a 0-dim integral tensor only
         raise _NoMatch
     if base == "float":
         if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(
@@ -194,6 +196,10 @@ def _coerce(v: Any, spec: _Arg) -> Any:
     return v
 
 
+def _is_0dim(v: Any) -> bool:
+    return isinstance(v, Tensor) and v.dim() == 0
+
+
 def _raise() -> Any:
     raise _NoMatch
 
@@ -210,9 +216,10 @@ def _pack_varargs(args: tuple, plan: _Plan) -> tuple:
     return args
 
 
-def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
+def _bind(plan: _Plan, args: tuple, kwargs: dict, scalars: bool = False) -> list[Any]:
+    """The kernel's arguments; `scalars`: a 0-dim tensor may be given for a Scalar."""
     if not kwargs and plan.prefix and len(args) <= len(plan.positional):
-        out = [v if type(v) is spec.exact else _coerce(v, spec)
+        out = [v if type(v) is spec.exact else _coerce(v, spec, scalars)
                for v, spec in zip(args, plan.args)]
         for d in plan.defaults[len(args):]:
             if d is _MISSING:
@@ -240,7 +247,7 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
                 raise _NoMatch
             out.append(list(a.default) if isinstance(a.default, list) else a.default)
             continue
-        out.append(_coerce(v, plan.args[i]))
+        out.append(_coerce(v, plan.args[i], scalars))
     return out
 
 
@@ -299,6 +306,17 @@ class Dispatcher:
                 continue
             r = _finish_result(schema, kernel(*bound))
             return _copy_out(out, r) if out is not None else r
+        if any(_is_0dim(a) for a in args) or any(_is_0dim(v) for v in kwargs.values()):
+            # No overload takes the tensors as they are: a 0-dim tensor may stand for a
+            # Scalar (`addcmul(..., value=torch.tensor(1.5))`), as PyTorch's parser allows.
+            # Tried last, so overloads taking Tensors keep their type promotion.
+            for schema, plan, kernel in cands:
+                try:
+                    bound = _bind(plan, args, kwargs, scalars=True)
+                except _NoMatch:
+                    continue
+                r = _finish_result(schema, kernel(*bound))
+                return _copy_out(out, r) if out is not None else r
         sigs = "\n".join(" * " + str(s) for s, _, _ in cands)
         got = ", ".join([type(a).__name__ for a in args] +
                         [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
