@@ -119,3 +119,17 @@ def test_a_scripted_dataclass_is_usable_from_source_compilation_units():
     cu = tsjit.jit.CompilationUnit("def f(x: float) -> float:\n    return Scaled(x, 3).x\n",
                                    {"Scaled": Scaled})
     assert cu.f(2.0) == 8.0
+
+
+def test_a_scripted_dataclass_saves_and_loads():
+    import io
+    P = tsjit.jit.script(Point)
+
+    class UsesPoint(tsjit.nn.Module):
+        def forward(self, x: float, y: float) -> bool:
+            return P(x, y) == P(y, x)
+
+    buf = io.BytesIO()
+    tsjit.jit.save(tsjit.jit.script(UsesPoint()), buf)
+    loaded = tsjit.jit.load(buf.getvalue())
+    assert loaded(1.0, 1.0) is True and loaded(1.0, 2.0) is False

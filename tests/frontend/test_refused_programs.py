@@ -101,3 +101,13 @@ def test_tolist_error_points_at_the_call():
 def test_autograd_properties_without_autograd(prop, expected):
     cu = tsjit.jit.CompilationUnit(f"def fn(x):\n    return x.{prop}\n")
     assert cu.fn(tsjit.ones(2)) is expected
+
+
+@pytest.mark.parametrize("ann, x, message", [
+    ("List[str]", tsjit.randn(3), "str is not one of the supported element types for tolist"),
+    ("List[List[float]]", tsjit.randn(3), "list dimension and runtime tensor dimension must match"),
+    ("List[float]", tsjit.ones(3, dtype=tsjit.long), "element type and runtime tensor element type")])
+def test_tolist_annotations_must_fit_the_tensor(ann, x, message):
+    with pytest.raises(RuntimeError, match=message):
+        tsjit.jit.CompilationUnit(f"def f(x: tsjit.Tensor):\n    return tsjit.jit.annotate({ann}, "
+                                  "x.tolist())\n", G).f(x)

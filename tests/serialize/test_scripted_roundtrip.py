@@ -2,7 +2,7 @@
 (ScalarType codes, which archive code can read back), and a NamedTuple declared in another
 code/ file than the code naming it first is found when loading."""
 import io
-from typing import NamedTuple, Tuple
+from typing import List, NamedTuple, Tuple
 
 import tsjit
 
@@ -53,3 +53,37 @@ class _UsesNamed(tsjit.nn.Module):
 def test_a_named_tuple_of_another_code_file_is_found_after_reload():
     loaded = _roundtrip(tsjit.jit.script(_UsesNamed()))
     assert tuple(loaded()) == (1,)
+
+
+class _HasA(tsjit.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = 0
+
+
+class _Loops(tsjit.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.mods = tsjit.nn.ModuleList([_HasA(), _HasA()])
+
+    def forward(self) -> List[int]:
+        out: List[int] = []
+        for mod in self.mods:
+            if hasattr(mod, "a"):
+                out.append(mod.a)
+        return out
+
+
+def _code(m) -> dict:
+    import zipfile
+    buf = io.BytesIO()
+    tsjit.jit.save(m, buf)
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:
+        return {n.split("/", 1)[1]: z.read(n) for n in z.namelist() if n.endswith(".py")}
+
+
+def test_names_of_module_list_entries_survive_save_and_load():
+    m = tsjit.jit.script(_Loops())
+    first = _code(m)
+    assert _code(_roundtrip(m)) == first
+    assert any(b"mod = getattr(mods, \"0\")" in text for text in first.values())

@@ -230,9 +230,11 @@ def emit_tolist(c: Any, e: ast.Call, t: T.Type, rng: SourceRange) -> Any:
     while isinstance(elem, T.ListType):
         dims, elem = dims + 1, elem.elem
     kinds = {T.IntType: 0, T.FloatType: 1, T.BoolType: 2, T.ComplexType: 3}
-    if x.type != T.TensorType or elem not in kinds:
-        raise CompileError("tolist() needs a tensor and an annotated result type such as "
-                           "List[List[float]]", rng)
+    if x.type != T.TensorType:
+        raise CompileError("tolist() needs a tensor", rng)
+    if elem not in kinds:
+        raise CompileError(f"{elem.annotation_str()} is not one of the supported element types "
+                           "for tolist: int, float, complex, bool", rng)
     d, k = c.emit_constant(dims, rng), c.emit_constant(kinds[elem], rng)
     return c.insert("prim::tolist", [x, d, k], [t], rng).output()
 

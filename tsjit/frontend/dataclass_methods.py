@@ -18,10 +18,20 @@ _ORDER = {"__lt__": ("<", False), "__le__": ("<", True), "__gt__": (">", False),
           "__ge__": (">", True)}
 
 
+_GENERATED_FILES = ("<string>", dataclasses.__file__)
+
+
 def is_generated(cls: type, name: str, pyfn: Any) -> bool:
     """Whether method `name` of `cls` was written by `dataclasses` (no source of its own)."""
-    return dataclasses.is_dataclass(cls) and name in ("__init__", "__eq__", *_ORDER) and \
-        getattr(getattr(pyfn, "__code__", None), "co_filename", "") == "<string>"
+    # exec'd by dataclasses ("<string>"), or a wrapper of one (`__repr__`)
+    return dataclasses.is_dataclass(cls) and getattr(getattr(pyfn, "__code__", None),
+                                                     "co_filename", "") in _GENERATED_FILES
+
+
+def is_made_here(name: str) -> bool:
+    """Whether the generated method `name` gets source here; the others (`__repr__`,
+    `__hash__`, a frozen class's `__setattr__`...) are left out of the class type."""
+    return name in ("__init__", "__eq__", *_ORDER)
 
 
 def generated_source(cls: type, name: str) -> tuple[str, dict]:
@@ -96,4 +106,4 @@ class DataclassError(CompileError, NotImplementedError):
     """A dataclass feature TorchScript does not support (a NotImplementedError, as PyTorch's)."""
 
 
-__all__ = ["is_generated", "generated_source", "DataclassError"]
+__all__ = ["is_generated", "is_made_here", "generated_source", "DataclassError"]

@@ -86,7 +86,9 @@ class Environment:
             v = sv.value
             # Only name values defined in this block: naming an outer value after an inner
             # variable would make printed code differ between save and reload.
-            if not v.has_debug_name() and v.node.owning_block is self.block:
+            # A ModuleList entry's automatic `_0` gives way to the variable's name.
+            if (not v.has_debug_name() or not meaningful_name(v.debug_name_base())) and \
+                    v.node.owning_block is self.block:
                 v.set_debug_name(name)
         self.vars[name] = sv
 

@@ -30,7 +30,7 @@ from . import ast
 from .builtins import lookup_builtin, python_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .dataclass_methods import generated_source, is_generated
+from .dataclass_methods import generated_source, is_generated, is_made_here
 from .parser import parse_def
 from .python_source import SourceUnavailableError, parse_python_def
 from .resolver import PythonCall, PythonModuleValue, PythonResolver
@@ -290,6 +290,8 @@ class ScriptCompiler:
                     # given to script() itself (PyTorch's rule: a dataclass only met in an
                     # annotation keeps methods without source, an OSError).
                     generated = is_generated(klass, name, member)
+                    if generated and not is_made_here(name):
+                        continue
                     if generated and klass not in SCRIPTED_DATACLASSES:
                         raise SourceUnavailableError(
                             f"cannot get the source of {member.__qualname__} (written by "
