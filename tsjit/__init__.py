@@ -22,7 +22,7 @@ from .ops import eager
 from . import jit, linalg, nn, random, special
 from .jit import _check, load, save, script
 from .torch_alias import as_torch
-from .functional import tensordot, unique
+from .functional import norm, tensordot, unique
 
 __version__ = "0.1.0"
 

@@ -17,10 +17,12 @@ from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, f
                      int8, int16, int32, int64, promote_types, result_type, can_cast,
                      set_default_dtype, uint8, uint16, uint32, uint64)
 from .device import Device, device
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (autocast, enable_grad, inference_mode, is_grad_enabled, no_grad,
+                        set_grad_enabled)
+from .type_info import finfo, iinfo
 from .tensor import Size, Tensor, is_tensor
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       generator, get_rng_state, initial_seed, linspace, manual_seed, normal,
+                       Generator, generator, get_rng_state, initial_seed, linspace, manual_seed, normal,
                        ones, ones_like, set_rng_state,
                        rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                        seed, tensor, zeros, zeros_like)
@@ -70,4 +72,5 @@ __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
     "strided", "contiguous_format", "preserve_format", "channels_last",
+    "autocast", "finfo", "iinfo", "Generator",
 ] + _CREATION

@@ -328,6 +328,8 @@ class ScriptCompiler:
             if callable(value) and not isinstance(value, (list, dict, tuple, Tensor)):
                 continue
             ann = annotations.get(name)
+            if getattr(type(value), "__tsjit_attribute__", False):
+                ann = value.type          # torch.jit.Attribute(value, type)
             t = self.annotation_type(ann) if ann is not None else None
             if t is None:
                 t = infer_type(value, lambda cls: self.python_type(cls, None))

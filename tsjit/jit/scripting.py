@@ -101,6 +101,8 @@ def _create_object(m: Any, info: ModuleTypeInfo) -> Object:
 def _attribute_value(v: Any, t: T.Type) -> Any:
     """An attribute's value as the scripted object holds it: converted to its type (Enum
     members, containers copied), or copied as it is where the type says less."""
+    if getattr(type(v), "__tsjit_attribute__", False):
+        v = v.value               # torch.jit.Attribute(value, type)
     try:
         return to_script(v, t)
     except ConversionError:

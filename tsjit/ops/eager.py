@@ -88,7 +88,8 @@ class _Arg:
 class _Plan:
     """How call arguments bind to one schema, precomputed so a call does no parsing."""
 
-    __slots__ = ("schema", "args", "positional", "names", "int_list", "prefix", "defaults")
+    __slots__ = ("schema", "args", "positional", "names", "int_list", "tensor_list", "prefix",
+                 "defaults")
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
@@ -99,6 +100,8 @@ class _Plan:
         self.int_list = next((i for i in self.positional
                               if self.args[i].is_list and self.args[i].base in ("int", "SymInt")),
                              None)
+        self.tensor_list = next((i for i in self.positional
+                                 if self.args[i].is_list and self.args[i].base == "Tensor"), None)
         # positional arguments are the schema's first ones: a call with only positional
         # arguments binds by position, then takes defaults (the eager hot path)
         self.prefix = self.positional == list(range(len(self.positional)))
@@ -206,14 +209,22 @@ def _raise() -> Any:
 
 def _pack_varargs(args: tuple, plan: _Plan) -> tuple:
     # `x.view(2, 3)` / `zeros(2, 3)`: extra positional ints fill the first int[] argument
+    # `einsum("ij,jk", a, b)`: extra positional tensors fill a Tensor[] argument
     i = plan.int_list
-    if len(args) <= len(plan.positional) or i is None:
+    if len(args) <= len(plan.positional):
         return args
     n = len(args) - len(plan.positional) + 1
-    chunk = args[i:i + n]
-    if all(_is_int(x) for x in chunk):
-        return args[:i] + (list(chunk),) + args[i + n:]
+    if i is not None and all(_is_int(x) for x in args[i:i + n]):
+        return args[:i] + (list(args[i:i + n]),) + args[i + n:]
+    i = plan.tensor_list
+    if i is not None and all(isinstance(x, Tensor) for x in args[i:i + n]):
+        return args[:i] + (list(args[i:i + n]),) + args[i + n:]
     return args
+
+
+# Keyword names the Python API uses for a schema's argument: `torch.exp(input=x)` is
+# `self`, `torch.split(x, split_size_or_sections=2)` is `split_size` / `split_sizes`.
+_KEYWORD_ALIASES = {"input": ("self",), "split_size_or_sections": ("split_size", "split_sizes")}
 
 
 def _bind(plan: _Plan, args: tuple, kwargs: dict, scalars: bool = False) -> list[Any]:
@@ -236,6 +247,8 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict, scalars: bool = False) -> list
         values[i] = v
     for k, v in kwargs.items():
         i = plan.names.get(k)
+        if i is None:
+            i = next((plan.names[a] for a in _KEYWORD_ALIASES.get(k, ()) if a in plan.names), None)
         if i is None or values[i] is not _MISSING:
             raise _NoMatch
         values[i] = v
@@ -257,6 +270,8 @@ _namedtuples: dict[tuple, Any] = {}
 
 def _finish_result(schema: Any, r: Any) -> Any:
     rets = schema.returns
+    if type(r) is list and len(rets) == 1 and rets[0].type == _TENSOR_LIST:
+        return tuple(r)   # PyTorch's Python binding returns a Tensor[] as a tuple (split...)
     if isinstance(r, tuple) and len(rets) > 1 and all(x.name for x in rets):
         key = (schema.base_name, tuple(x.name for x in rets))
         cls = _namedtuples.get(key)
@@ -264,6 +279,9 @@ def _finish_result(schema: Any, r: Any) -> Any:
             cls = _namedtuples[key] = collections.namedtuple(schema.base_name, key[1])
         return cls(*r)
     return r
+
+
+_TENSOR_LIST = T.ListType(T.TensorType)
 
 
 def _copy_out(out: Tensor, r: Any) -> Tensor:
