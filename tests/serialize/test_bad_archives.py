@@ -1,14 +1,13 @@
 """Bad archives end in a clear tsjit error, never a crash; saving never half-writes."""
 import io
 import os
+import re
 import zipfile
 
 import pytest
 
 import tsjit
-import sys
-sys.path.insert(0, os.path.dirname(__file__))
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.serialize import ArchiveError
 
 
@@ -74,7 +73,7 @@ def test_bad_code_is_a_located_error(tmp_path):
 
 
 def test_failed_save_leaves_existing_file(tmp_path, monkeypatch):
-    from models_for_errors import build
+    from tests.helpers.models import Tiny as build
     p = tmp_path / "m.pt"
     p.write_bytes(b"precious")
     m = tsjit.script(build())
@@ -101,3 +100,28 @@ def test_storage_of_an_element_type_numpy_lacks_loads_with_ml_dtypes(tmp_path):
     m = tsjit.load(_rezip(tmp_path, edit))
     dtypes = {str(t.dtype) for t in m.state_dict().values()}
     assert dtypes == {"torch.bfloat16"}
+
+
+@pytest.mark.parametrize("call, op", [("torch.frobnicate", "aten::frobnicate"),
+                                      ("ops.torchvision.frobnicate", "torchvision::frobnicate")])
+def test_missing_operator_is_named_with_its_place_whenever_raised(tmp_path, call, op):
+    """An operator tsjit lacks is reported as that, at the archive line naming it (not as a
+    broken archive), and the same whether the first call, a save or `.code` meets it."""
+    def edit(n, d):
+        if n.endswith("modules/linear.py"):
+            return d.replace(b"torch.linear(input, weight, bias)",
+                             f"{call}(input, weight, bias)".encode())
+        return d
+    path = _rezip(tmp_path, edit)
+    messages = []
+    for use in (lambda m: m(tsjit.ones(2, 4)), lambda m: tsjit.save(m, str(tmp_path / "s.pt")),
+                lambda m: m.code):
+        m = tsjit.load(path)   # lazily: loading itself does not compile the method
+        with pytest.raises(tsjit.CompileError) as info:
+            use(m)
+        assert not isinstance(info.value, ArchiveError)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] == messages[2]
+    assert f"unknown builtin op {op}" in messages[0]
+    assert re.search(r"model/code/__torch__/torch/nn/modules/linear.py:\d+:\d+", messages[0])
+    assert not (tmp_path / "s.pt").exists()

@@ -22,6 +22,7 @@ from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import expand, parse
 from .resolver import Resolver
+from .upgraders import old_schemas
 from .sugared import (ClassNamespaceValue, ClassValue, FunctionValue, NamespaceValue,
                       SimpleValue, SugaredValue)
 
@@ -73,6 +74,9 @@ class ArchiveResolver(Resolver):
         found = self.importer.lookup(name, rng)
         return found if isinstance(found, Function) else None
 
+    def old_schemas(self, name: str) -> dict:
+        return old_schemas(name, self.importer.version)
+
 
 class _ConstantsValue(SugaredValue):
     kind = "CONSTANTS"
@@ -91,8 +95,10 @@ class SourceImporter:
     """Loads code objects of one archive into `cu` on demand."""
 
     def __init__(self, cu: CompilationUnit, read_code: Callable[[str], Optional[tuple]],
-                 constants: list) -> None:
+                 constants: list, version: Optional[int] = None) -> None:
         self.cu = cu
+        # the archive's format version: operators that changed since are upgraded
+        self.version = version
         # "code/__torch__/a/b.py" -> (text, record name, origin map or None), or None
         self.read_code = read_code
         self.constants = constants

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..ir import Function, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.node_kinds import prim
 from ..ops import registry
 from .schema_matching import NamedValue
 
@@ -83,7 +84,7 @@ class SimpleValue(SugaredValue):
                               "torch.jit.annotate(List[List[float]], x.tolist())")
         if isinstance(t, T.EnumType) and name in ("name", "value"):
             out = t.value_type if name == "value" else T.StrType
-            kind = "prim::EnumValue" if name == "value" else "prim::EnumName"
+            kind = prim.EnumValue if name == "value" else prim.EnumName
             return SimpleValue(c.insert(kind, [self.value], [out], rng).output())
         if t in _NUMBER_TYPES and not any(_is_method_of(o.schema, t)
                                           for o in registry.overloads(f"aten::{name}")):

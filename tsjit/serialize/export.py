@@ -7,7 +7,8 @@
     <top>/code/<path>.py.debug_pkl   source-range records
     <top>/constants/0 ...       storages of tensor constants in code
     <top>/constants.pkl         the tuple of tensor constants (`CONSTANTS.cN`)
-    <top>/version               the format version
+    <top>/version               the format version (versions before 6)
+    <top>/.data/version         the format version (from version 6 on)
     <top>/byteorder             "little"
     <top>/.data/serialization_id   an id derived from the content (so saves are repeatable)
 
@@ -103,6 +104,10 @@ class _DataPickler:
             return self.object(v)
         if isinstance(v, Device):
             return P.Reduce(P.TORCH_DEVICE, (str(v),))
+        if isinstance(v, T.EnumValue):
+            self.class_types.setdefault(id(v.type), v.type)
+            module, name = v.type.qualified_name.rsplit(".", 1)
+            return P.Reduce(P.Global(module, name), (v.value,))
         if isinstance(t, T.OptionalType):
             return self.value(v, t.elem)
         if isinstance(v, tuple):

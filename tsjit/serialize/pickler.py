@@ -287,7 +287,10 @@ class _Pickler:
         if not isinstance(red.args, tuple):
             raise PicklingError(f"arguments of {red.func.qualname} must be a tuple")
         self.save_global(red.func)
-        self.save_shared(red.args, _literal_args(red.func))
+        if red.func.module.startswith("__torch__") and len(red.args) == 1:
+            self.save(red.args[0], False)    # an enum value: its value, not a tuple
+        else:
+            self.save_shared(red.args, _literal_args(red.func))
         self.out.append(Op.REDUCE)
 
     def save_persistent_id(self, pid: PersistentId) -> None:

@@ -58,6 +58,13 @@ def unpickle(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -
                 allowed or default_allowed)
 
 
+def unpickle_prefix(data: Any, start: int, record_name: str,
+                    allowed: Optional[AllowFn] = None) -> tuple[Any, int]:
+    """The pickle at offset `start` of `data` (bytes or a mapping), and the offset after
+    its STOP: for files of several pickles and data (torch.save's legacy format)."""
+    return _machine(data, record_name, allowed or default_allowed, start)
+
+
 def disassemble(data: bytes, record_name: str) -> list[tuple[int, OpInfo, Any]]:
     """(offset, opcode, argument) of each opcode up to STOP, without running any."""
     return _scan(data if type(data) is bytes else bytes(data), record_name)
@@ -138,6 +145,9 @@ def _reduce(func: Any, args: Any, record: str, offset: int) -> Reduce:
     if type(func) is not Global:
         raise _error(record, offset, f"REDUCE of a {type(func).__name__}, expected a global")
     if not isinstance(args, tuple):
+        if func.module.startswith("__torch__") and type(args) in (int, float, str):
+            # TorchScript pickles an enum value as `GLOBAL <enum class>; <value>; REDUCE`
+            return Reduce(func, (args,), False)
         raise _error(record, offset,
                      f"REDUCE with {type(args).__name__} arguments, expected a tuple")
     return Reduce(func, tuple(args), False)
@@ -288,7 +298,8 @@ _DO: dict[str, str] = {
     "STACK_GLOBAL": "name = stack.pop()\n"
                     "stack[-1] = _global(stack[-1], name, allowed, record, op_pos)",
     "REDUCE": "args = stack.pop()\nfunc = stack[-1]\n"
-              "if type(func) is Global and type(args) is tuple: stack[-1] = Reduce(func, args, False)\n"
+              "if type(func) is Global and isinstance(args, tuple):\n"
+              "    stack[-1] = Reduce(func, tuple(args), False)\n"
               "else: stack[-1] = _reduce(func, args, record, op_pos)",
     "BUILD": "state = stack.pop()\n_build(stack[-1], state, built, record, op_pos)",
     "INST": _POP_MARK + "\ncls = _global(arg[0], arg[1], allowed, record, op_pos)\n"
@@ -354,9 +365,9 @@ def _rank(code: int) -> int:
 
 
 _LOOP_HEAD = """\
-def _machine(data, record, allowed):
+def _machine(data, record, allowed, pos):
     end = len(data)
-    pos = op_pos = 0
+    op_pos = pos
     stack = []
     metastack = []
     memo = {}
@@ -431,7 +442,7 @@ _machine = _compile(LOOP_SOURCE, "_machine")
 
 
 def _run(data: bytes, record: str, allowed: AllowFn) -> Any:
-    result, end = _machine(data, record, allowed)
+    result, end = _machine(data, record, allowed, 0)
     if end != len(data):
         raise _error(record, end, f"{len(data) - end} bytes of trailing data after STOP")
     return result
@@ -443,4 +454,4 @@ def _scanner() -> Callable:
 
 
 def _scan(data: bytes, record: str) -> list[tuple[int, OpInfo, Any]]:
-    return _scanner()(data, record, None)
+    return _scanner()(data, record, None, 0)

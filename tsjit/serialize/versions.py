@@ -11,20 +11,15 @@ from typing import Any
 
 from ..ir import Function
 from ..ir import types as T
+from ..frontend.upgraders import UPGRADERS
 
 MIN_VERSION = 3            # the oldest version of the zip-with-code layout
 MAX_SUPPORTED_VERSION = 10  # the newest one PyTorch 2.13 writes and tsjit reads
 DATA_VERSION_FROM = 6       # versions from here on live in `.data/version`
 
-# Operator overloads whose semantics changed, and the version that changed them.
-VERSIONED_OPERATORS = {
-    "aten::div.Tensor": 4, "aten::div.Scalar": 4, "aten::div_.Tensor": 4,
-    "aten::div_.Scalar": 4, "aten::div.out": 4, "aten::div.out_Scalar": 4,
-    "aten::full": 5, "aten::full.out": 5,
-    "aten::linspace": 8, "aten::linspace.out": 8,
-    "aten::logspace": 9, "aten::logspace.out": 9,
-    "aten::gelu": 10, "aten::gelu.out": 10,
-}
+# Operator overloads whose semantics changed, and the version that changed them: those
+# PyTorch keeps upgraders for (the same table upgrades old archives when they load).
+VERSIONED_OPERATORS = {u.operator: u.below for u in UPGRADERS}
 
 
 def version_record(version: int) -> str:
