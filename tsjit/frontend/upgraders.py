@@ -26,6 +26,9 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
+from ..ir.passes.inlining import inline_call
+from .compiler import FunctionCompiler
+from .parser import parse
 from .resolver import Resolver
 from .sugared import NamespaceValue, SugaredValue
 
@@ -187,7 +190,6 @@ def old_schemas(name: str, version: Optional[int]) -> dict[str, FunctionSchema]:
 
 def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange) -> Any:
     """Emit a call matched against an old schema as the upgrader's body, inlined."""
-    from ..ir.passes.inlining import inline_call
     fn = function(_BY_SCHEMA[id(schema)])
     ref = c.emit_function_constant(fn, rng)
     n = c.insert("prim::CallFunction", [ref] + list(inputs),
@@ -212,8 +214,6 @@ _CU = CompilationUnit()
 @lru_cache(maxsize=None)
 def function(u: Upgrader) -> Function:
     """The upgrader's compiled function (compiled once per process)."""
-    from .compiler import FunctionCompiler
-    from .parser import parse
     d = parse(u.source, f"<upgrader {u.operator}>").body[0]
     fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
     fn.source_def = d

@@ -466,6 +466,3 @@ sign_ = op("aten::sign_(Tensor(a!) self) -> Tensor(a!)")(inplace(sign))
 square_ = op("aten::square_(Tensor(a!) self) -> Tensor(a!)")(inplace(square))
 reciprocal_ = op("aten::reciprocal_(Tensor(a!) self) -> Tensor(a!)")(inplace(reciprocal))
 atan2_ = op("aten::atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)")(inplace(atan2))
-lerp_ = op("aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)",
-           "aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)")(
-    inplace(lerp))
