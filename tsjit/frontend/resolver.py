@@ -68,12 +68,6 @@ class Resolver:
         code from archives of an older format version has any (see frontend/upgraders.py)."""
         return {}
 
-    def emit_upgraded(self, c: Any, schema: FunctionSchema, inputs: list,
-                      rng: SourceRange) -> Any:
-        """A call matched against one of `old_schemas`, as its upgrader's body (the
-        resolver that has old schemas emits it, so the compiler needs no upgraders)."""
-        raise CompileError(f"no upgrader for {schema.qualified}", rng)
-
     def namespace_missing(self, c: Any, ns: NamespaceValue, name: str,
                           rng: SourceRange) -> SugaredValue:
         raise CompileError(f"unknown builtin op {ns.namespace}::{name}", rng)
