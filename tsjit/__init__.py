@@ -8,7 +8,8 @@
     y = n(tsjit.randn(3, 4))
 
 Names mirror PyTorch's, so model source written against `torch` runs with
-`import tsjit as torch`.
+`import tsjit as torch`, or unchanged (`import torch.nn as nn` too) inside
+`with tsjit.as_torch():` or under `python -m tsjit.run_as_torch script.py`.
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from .ops import functions as _functions
-from . import jit, linalg, nn, serialization, special, utils
-from .jit import script
+from . import jit, linalg, nn, random, serialization, special, utils
+from .jit import _check, script
 from .serialization import load, save
-from .functional import tensordot, unique
+from .torch_alias import as_torch
+from .functional import norm, tensordot, unique
 
 __version__ = "0.1.0"
 _import_alias.install()
