@@ -20,11 +20,11 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "zoo"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests.helpers
 
-import zoo_generate  # noqa: E402
-from zoo_compare import assert_match, from_tsjit, to_tsjit  # noqa: E402
-from zoo_models import CASES  # noqa: E402
+from tests.helpers import zoo_generate  # noqa: E402
+from tests.helpers.zoo_compare import assert_match, from_tsjit, to_tsjit  # noqa: E402
+from tests.helpers.zoo_models import CASES  # noqa: E402
 
 import tsjit  # noqa: E402
 

@@ -1,12 +1,12 @@
-"""Shared test configuration: the corpus helpers are importable as `corpus`."""
-import os
-import sys
+"""Shared test configuration (hypothesis profiles, the --update-golden option).
 
-sys.path.insert(0, os.path.dirname(__file__))
+Shared test code lives in tests/helpers/ (`from tests.helpers import corpus`)."""
+import os
 
 # Every pass pipeline runs the IR verifier after each pass under the tests.
 os.environ.setdefault("TSJIT_VERIFY", "1")
 
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).
@@ -19,27 +19,15 @@ settings.load_profile("fuzz" if os.environ.get("TSJIT_FUZZ") else "tsjit")
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
-                     help="rewrite golden files under tests/golden/ from the current output")
+                     help="rewrite the expected texts of failing cases in tests/golden/*.test")
 
 
-import pytest  # noqa: E402
-
-
-@pytest.fixture
-def golden(request):
-    """Compare text with tests/golden/<name>; with --update-golden, rewrite the file."""
-    update = request.config.getoption("--update-golden")
-
-    def check(name: str, text: str) -> None:
-        path = os.path.join(os.path.dirname(__file__), "golden", name)
-        if update or not os.path.exists(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
-            if not update:
-                pytest.fail(f"golden file {name} did not exist; written now, check it in")
-            return
-        with open(path) as f:
-            expected = f.read()
-        assert text == expected, f"output differs from golden {name} (run with --update-golden)"
-    return check
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`-n`, `--dist loadgroup`), the tests using the tensor oracle run in
+    one worker: test_tensor_zcoverage checks the operators they exercised in the session."""
+    from tests.helpers import tensor_oracle
+    group = pytest.mark.xdist_group("tensor_oracle")
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None and any(v is tensor_oracle for v in vars(module).values()):
+            item.add_marker(group)

@@ -1,7 +1,7 @@
 """The `tsjit` command."""
 import numpy as np
 
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.cli import main
 
 
@@ -44,3 +44,19 @@ def test_closed_pipe_is_not_an_error():
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
+
+
+def test_a_checkpoint_is_named_not_a_failure(capsys):
+    import os
+    cases = os.path.join(os.path.dirname(__file__), "data", "ckpt", "cases")
+    for case in ("sd_linear", "legacy_state_dict"):
+        path = os.path.join(cases, case, "file.pt")
+        assert main(["list", path]) == 0
+        out = capsys.readouterr().out
+        assert "a torch.save checkpoint" in out and "tsjit.load" in out
+        assert ("file/data/0" in out) == (case == "sd_linear")
+        for command in ("code", "graph", "run"):
+            assert main([command, path]) == 1
+            err = capsys.readouterr().err
+            assert "torch.save checkpoint" in err and "not a TorchScript archive" in err
+            assert "Traceback" not in err

@@ -87,9 +87,18 @@ def test_unit_imports_exactly_its_row(unit: str, allowed: set[str]) -> None:
                                   "which it does not import: update the table")
 
 
+# Dynamic imports whose module is chosen at run time, with the reason.
+CHOSEN_AT_RUN_TIME = {
+    "tsjit._import_alias": "`import torch.nn` with torch bound to tsjit imports tsjit.nn",
+}
+
+
 def test_every_dynamic_import_is_visible() -> None:
     # an import_module / __import__ whose module name is not in the source hides an edge
-    assert not UNRESOLVED, "\n".join(f"{x.source} line {x.line}: {x.text}" for x in UNRESOLVED)
+    hidden = [f"{x.source} line {x.line}: {x.text}" for x in UNRESOLVED
+              if x.source not in CHOSEN_AT_RUN_TIME]
+    assert not hidden, "\n".join(hidden)
+    assert {x.source for x in UNRESOLVED} == set(CHOSEN_AT_RUN_TIME)
 
 
 def test_no_cycles() -> None:
@@ -135,8 +144,9 @@ def test_the_scanner_sees_every_import_form() -> None:
 def test_the_graph_command_runs() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "import_graph.py")],
                          capture_output=True, text=True, check=True).stdout
-    assert out.splitlines()[-1] == "cycles: none"
-    assert {line.split()[0] for line in out.splitlines()[:-1]} == G.units(SOURCES)
+    lines = out.splitlines()
+    assert "cycles: none" in lines
+    assert {line.split()[0] for line in lines[:lines.index("cycles: none")]} == G.units(SOURCES)
 
 
 def test_import_never_imports_torch_or_lark():

@@ -14,11 +14,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "serialize"))
+sys.path.insert(0, os.path.join(HERE, ".."))   # the project root: tests.helpers
 
-import corpus  # noqa: E402
-from serialize_corpus_util import code_after_round_trip  # noqa: E402
+from tests.helpers import corpus  # noqa: E402
+from tests.helpers.serialize_corpus import code_after_round_trip  # noqa: E402
 
 KNOWN = os.path.join(HERE, "..", "tests", "serialize", "code_text_known_differing.txt")
 

@@ -15,10 +15,10 @@ import tempfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, ".."))   # the project root: tests.helpers
 
-import corpus  # noqa: E402
-from corpus_sources import scripted_from_source  # noqa: E402
+from tests.helpers import corpus  # noqa: E402
+from tests.helpers.corpus_sources import scripted_from_source  # noqa: E402
 
 
 def code_files(path: str) -> dict[str, str]:

@@ -10,9 +10,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, ".."))   # the project root: tests.helpers
 
-import corpus  # noqa: E402
+from tests.helpers import corpus  # noqa: E402
 import tsjit  # noqa: E402
 
 SETSTATE_CASES = corpus.SETSTATE_CASES

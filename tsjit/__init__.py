@@ -4,6 +4,7 @@
     m = tsjit.script(MyModule())      # compile
     tsjit.save(m, "m.pt")             # an archive PyTorch can load
     n = tsjit.load("m.pt")            # also archives written by torch.jit.save
+    sd = tsjit.load("model.pth")      # torch.save files: containers of tensors, safely
     y = n(tsjit.randn(3, 4))
 
 Names mirror PyTorch's, so model source written against `torch` runs with
@@ -13,16 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _import_alias
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
 from .ops import eager
-from . import jit, linalg, nn, special
-from .jit import load, save, script
+from . import jit, linalg, nn, serialization, special, utils
+from .jit import save, script
+from .serialization import load
 from .functional import tensordot, unique
 
 __version__ = "0.1.0"
+_import_alias.install()
 
 
 def __getattr__(name: str) -> Any:

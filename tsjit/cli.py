@@ -10,8 +10,20 @@ from typing import Optional
 from .ir.diagnostics import TsjitError
 
 
+def _archive_only(path: str) -> None:
+    """An error saying what the file is when it is a torch.save checkpoint, which has no
+    code or methods."""
+    from .serialize.checkpoint_load import describe
+    what = describe(path) if os.path.isfile(path) else None
+    if what is not None:
+        raise TsjitError(f"{path} is {what}, not a TorchScript archive: it has no code or "
+                         f"methods (`tsjit list {path}` shows what it holds; "
+                         "tsjit.load loads its tensors)")
+
+
 def _cmd_code(args: argparse.Namespace) -> int:
     from .serialize import ArchiveReader
+    _archive_only(args.archive)
     reader = ArchiveReader(args.archive)
     for name in reader.names():
         if name.startswith("code/") and name.endswith(".py"):
@@ -23,6 +35,12 @@ def _cmd_code(args: argparse.Namespace) -> int:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from .serialize import ArchiveReader, list_extra_files
+    from .serialize.checkpoint_load import describe
+    what = describe(args.archive) if os.path.isfile(args.archive) else None
+    if what is not None:
+        print(f"# {args.archive}: {what} (load it with tsjit.load)")
+        if "legacy" in what:
+            return 0
     reader = ArchiveReader(args.archive)
     for name in reader.names():
         e = reader.info(name)
@@ -37,6 +55,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def _cmd_graph(args: argparse.Namespace) -> int:
     from .jit import load
+    _archive_only(args.archive)
     m = load(args.archive)
     for name, fn in m._c.type.methods.items():
         print(f"# {m._c.type.qualified_name}.{name}")
@@ -47,6 +66,7 @@ def _cmd_graph(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     import numpy as np
     from .jit import load
+    _archive_only(args.archive)
     m = load(args.archive)
     import ast as py_ast
     inputs = []
@@ -71,6 +91,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_roundtrip(args: argparse.Namespace) -> int:
     from .jit import load, save
+    _archive_only(args.archive)
     with tempfile.TemporaryDirectory() as d:
         base = os.path.splitext(os.path.basename(args.archive))[0]
         first, second = os.path.join(d, "a", base + ".pt"), os.path.join(d, "b", base + ".pt")

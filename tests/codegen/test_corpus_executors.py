@@ -5,8 +5,10 @@ only and in generated code only
 import pytest
 
 import tsjit
-from corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
-from corpus_sources import scripted_from_source
+from tests.helpers.corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
+from tests.helpers.corpus_sources import scripted_from_source
+
+pytestmark = pytest.mark.slow
 
 EXECUTORS = ("interpreter", "codegen")
 _ARCHIVES = known_failing("archives").get("load", {})

@@ -1,9 +1,12 @@
 """Generated programs (tests/program_gen.py) give identical results in both tiers — values,
 error kinds and messages — and what CPython gives."""
+import pytest
 from hypothesis import HealthCheck, given, settings
 
-from program_gen import check_program, programs, run_program, run_python, same_outcome, same_value
-from conftest import executor
+from tests.helpers.program_gen import check_program, programs, run_program, run_python, same_outcome, same_value
+from tests.helpers.executors import executor
+
+pytestmark = pytest.mark.slow
 
 
 def _identical(a, b) -> bool:

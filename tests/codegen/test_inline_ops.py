@@ -120,6 +120,7 @@ def _render(name: str, values: list, constants: tuple):
     return code, ns, [src.local(v) for v in n.inputs], o.kernel
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,constants", CASES, ids=[f"{n}{c or ''}" for n, c in CASES])
 @settings(max_examples=150)
 @given(data=st.data())

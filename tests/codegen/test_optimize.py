@@ -5,7 +5,7 @@ import typing
 import pytest
 
 import tsjit
-from corpus import case_names, case_path
+from tests.helpers.corpus import case_names, case_path
 from tsjit.codegen.optimize import optimized_graph
 from tsjit.ir import types as T
 from tsjit.ir.cloning import copy_graph

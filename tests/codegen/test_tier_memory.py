@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import tsjit
-from conftest import executor
+
+from tests.helpers.executors import executor
 
 N = 1 << 20          # float64 elements: 8 MiB per tensor
 

@@ -94,6 +94,9 @@ def test_function_bodies_stay_unparsed() -> None:
     "class in(Module):\n  x : int\n",
     "def if(x: int) -> int:\n  return x\n",
     "",
+    # (a line continued onto one indented by at most two spaces: not PythonPrint's layout)
+    "class M(Module):\n  x : int\n  def f(self, a: int) -> int:\n    return [a,\n b][0]\n",
+    "class M(Module):\n  x : int\n  def f(self, a: str = \")\"\n  ) -> str:\n    return a\n",
 ])
 def test_files_of_other_shapes_are_left_to_the_parser(text: str) -> None:
     assert outline(text) is None
@@ -197,11 +200,14 @@ def test_brackets_strings_and_comments(text: str) -> None:
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return " + _DEEP + ")\n",
     "class M(Module):\n  x : int\n  def f(self) -> int:\n    return (" + _DEEP + "\n",
     "class M(Module):\n  x : int\n  def f(self) -> str:\n    return 'a\n",
-    # (a line continued onto one indented by at most two spaces: not PythonPrint's layout)
-    "class M(Module):\n  x : int\n  def f(self, a: int) -> int:\n    return [a,\n b][0]\n",
 ])
-def test_unbalanced_brackets_and_open_strings_are_left_to_the_parser(text: str) -> None:
-    assert outline(text) is None
+def test_unbalanced_brackets_and_open_strings_are_errors(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse(text)
+    m = outline(text)
+    if m is not None:   # the error is inside the function: it shows when it is compiled
+        with pytest.raises(ParseError):
+            expand(m.body[0].body[-1])
 
 
 def _spans(m: A.Module) -> list[A.Span]:
@@ -216,6 +222,7 @@ _PIECES = ["(", ")", "[", "]", "{", "}", "'", '"', "#", "\\", "\n", "\n ", "\n  
            "\t", "y = 1", '__annotations__["k"] = A.B', "return x", "@d\n", "k : Final[int] = 1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.sampled_from([t for _, t in CODE[:40]]), st.data())
 def test_outline_of_mutated_code_is_the_parse_or_its_error(text: str,

@@ -17,6 +17,8 @@ import pytest
 from tsjit.frontend import ast as A
 from tsjit.frontend.parser import parse, parse_class, parse_def
 
+pytestmark = pytest.mark.slow
+
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 ARCHIVES = sorted(CORPUS.glob("*/model.pt"))
 SOURCES = sorted(CORPUS.glob("*/source.py"))

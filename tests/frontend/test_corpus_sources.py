@@ -7,8 +7,10 @@ tools/update_corpus_status.py); they are strict xfails, so the list can only shr
 import pytest
 
 import tsjit
-from corpus import case_names, known_failing, run_calls
-from corpus_sources import scripted_from_source
+from tests.helpers.corpus import case_names, known_failing, run_calls
+from tests.helpers.corpus_sources import scripted_from_source
+
+pytestmark = pytest.mark.slow
 
 KNOWN: dict[str, str] = known_failing("sources").get("source", {})
 

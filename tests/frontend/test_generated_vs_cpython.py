@@ -8,7 +8,9 @@ The regression examples at the end are programs the generator found bugs with.
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-import program_gen as pg
+from tests.helpers import program_gen as pg
+
+pytestmark = pytest.mark.slow
 
 try:
     import torch

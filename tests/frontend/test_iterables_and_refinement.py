@@ -102,6 +102,7 @@ def copy(a: List[int]) -> List[int]:
 '''
 
 
+@pytest.mark.slow
 @given(st.integers(-3, 12), st.integers(1, 4), st.lists(st.integers(), max_size=4),
        st.lists(st.text(max_size=2), max_size=4))
 def test_list_of_iterables_matches_cpython(n, step, a, b):

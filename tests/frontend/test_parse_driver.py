@@ -16,7 +16,8 @@ import pytest
 from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.ir.diagnostics import ParseError
-from test_parser import ERRORS
+
+from tests.helpers.parse_errors import ERRORS
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "corpus")
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench")
@@ -60,6 +61,7 @@ def _definitions() -> Iterator[tuple[str, str, Any]]:
                 yield f"{path}:{first}", "".join(lines[first - 1:node.end_lineno]), fn
 
 
+@pytest.mark.slow
 def test_sources_parse_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
     for label, text, fn in _definitions():
@@ -96,17 +98,28 @@ def test_expressions_alike(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_falls_back_to_lark_when_its_internals_differ(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A lark release whose tables or lexer _Driver cannot read must still parse.
-    text = "def f(x: int) -> int:\n    return x + 1\n"
-    expected = repr(_ranged(P.parse(text, "f.py")))
+    # A lark release whose tables or lexer _Driver cannot read parses with lark's loop
+    # (which the tests above check parses alike).
+    import lark
 
     def unreadable(parser: Any) -> Any:
         raise AttributeError("no such lark internal")
-    with monkeypatch.context() as m:
-        m.setattr(P, "_Driver", unreadable)
-        m.setattr(P, "_lark", None)
-        assert repr(_ranged(P.parse(text, "f.py"))) == expected
-        assert isinstance(P._driver, P.LarkLoop)
-    P._lark = None          # rebuild with the fast driver for the tests that follow
-    P._get_lark()
-    assert isinstance(P._driver, P._Driver)
+    monkeypatch.setattr(P, "_Driver", unreadable)
+    assert isinstance(P._make_driver(P._get_lark(), lark.__version__), P.LarkLoop)
+
+
+def test_lark_releases_the_driver_is_not_tested_on_use_lark_loop() -> None:
+    import lark
+    first, last = P.DRIVER_LARK_VERSIONS
+    assert first <= P._version(lark.__version__) < last     # (pyproject pins the range)
+    assert isinstance(P._make_driver(P._get_lark(), lark.__version__), P._Driver)
+    for other in [".".join(map(str, last)), "1.4.0rc1", "1.1.8", "1.1", "2.0.0"]:
+        assert isinstance(P._make_driver(P._get_lark(), other), P.LarkLoop), other
+
+
+def test_pyproject_pins_lark_to_the_driver_versions() -> None:
+    pyproject = os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml")
+    with open(pyproject, encoding="utf-8") as f:
+        text = f.read()
+    first, last = (".".join(map(str, v)) for v in P.DRIVER_LARK_VERSIONS)
+    assert f'"lark>={first},<{last}"' in text

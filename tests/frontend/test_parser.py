@@ -9,7 +9,8 @@ from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.frontend.parser import parse, parse_class, parse_def, parse_expr
 from tsjit.ir.diagnostics import ParseError
-from unparse import dump
+from tests.helpers.parse_errors import ERRORS
+from tests.helpers.unparse import dump
 
 EXPRESSIONS = [
     ("a < b <= c", "Compare(Name('a'), ['<', '<='], [Name('b'), Name('c')])"),
@@ -237,45 +238,6 @@ def test_layout() -> None:
     assert dump(parse("x = 1\r\ny = 2\r\n").body) == \
         "[Assign([Name('x')], Constant(1), None), Assign([Name('y')], Constant(2), None)]"
     assert dump(parse("def f():\n  return 1").body[0].body) == "[Return(Constant(1))]"
-
-
-ERRORS = [
-    ("x = (1 +\n", "'(' was never closed", "f.py:1:5", "    ^"),
-    ("x = 1 +\n", "invalid syntax: unexpected end of line", "f.py:1:8", "       ^"),
-    ("x = (1, 2]\n", "closing parenthesis ']' does not match", "f.py:1:10", "         ^"),
-    ("x = 1)\n", "unmatched ')'", "f.py:1:6", "     ^"),
-    ("def f(x):\nreturn x\n", "expected an indented block", "f.py:2:1", "^~~~~~"),
-    ("x = 1\n    y = 2\n", "unexpected indent", "f.py:2:5", "    ^"),
-    ("if x:\n    a\n  b\n", "unindent does not match any outer indentation level", "f.py:3:3", "  ^"),
-    ("if x:\n\tif y:\n        pass\n", "inconsistent use of tabs and spaces", "f.py:3:9", "        ^"),
-    ("f = lambda x: x\n", "lambda expressions are not supported", "f.py:1:5", "    ^~~~~~"),
-    ("global x\n", "'global' is not supported", "f.py:1:1", "^~~~~~"),
-    ("import torch\n", "import statements are not supported", "f.py:1:1", "^~~~~~"),
-    ("from a import b\n", "import statements are not supported", "f.py:1:1", "^~~~"),
-    ("raise E() from e\n", "'raise ... from ...' is not supported", "f.py:1:11", "          ^~~~"),
-    ("try:\n  pass\nexcept E:\n  pass\n", "try/except is not supported", "f.py:1:1", "^~~"),
-    ("x = yield 1\n", "generators ('yield') are not supported", "f.py:1:5", "    ^~~~~"),
-    ("x = $\n", "invalid character '$'", "f.py:1:5", "    ^"),
-    ('x = "abc\n', "unterminated string literal", "f.py:1:5", "    ^"),
-    ('x = b"abc"\n', "bytes literals are not supported", "f.py:1:5", "    ^~~~~~"),
-    ("x = 007\n", "leading zeros in decimal integer literals", "f.py:1:5", "    ^~~"),
-    ("f() = 1\n", "cannot assign to function call", "f.py:1:1", "^~~"),
-    ("a, b += 1\n", "cannot use augmented assignment on tuple", "f.py:1:1", "^~~~"),
-    ("(a, b): int = 1\n", "only a single name, attribute or subscript", "f.py:1:1", "^~~~~~"),
-    ("def f(a=1, b): pass\n", "non-default argument follows default argument", "f.py:1:12", "           ^"),
-    ("def f(a, *): pass\n", "named arguments must follow bare *", "f.py:1:10", "         ^"),
-    ("def f(x, x): pass\n", "duplicate argument 'x'", "f.py:1:10", "         ^"),
-    ("f(a=1, b)\n", "positional argument follows keyword argument", "f.py:1:8", "       ^"),
-    ("f(x+1=2)\n", "expression cannot contain assignment", "f.py:1:3", "  ^~~~~"),
-    ("x = f'{}'\n", "f-string: empty expression not allowed", "f.py:1:7", "      ^~"),
-    ("x = f'{a!x}'\n", "f-string: invalid conversion character", "f.py:1:9", "        ^"),
-    ("x = f'}'\n", "f-string: single '}' is not allowed", "f.py:1:7", "      ^"),
-    ("x = f'{a +}'\n", "invalid syntax: unexpected end of input", "f.py:1:11", "          ^"),
-    ("x = 1 if y\n", "expected 'else'", "f.py:1:11", "          ^"),
-    ("class A:\n", "expected an indented block", "f.py:1:9", "        ^"),
-    ("x = {1, 2}\n", "invalid syntax: unexpected ','", "f.py:1:7", "      ^"),
-    ("f(**kw)\n", "invalid syntax: unexpected '**'", "f.py:1:3", "  ^~"),
-]
 
 
 @pytest.mark.parametrize("text,message,location,caret", ERRORS)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tsjit.frontend import _parser_cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +31,7 @@ def _probe(env: dict) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_cold_then_warm_cache(tmp_path: Path) -> None:
     env = dict(os.environ, TSJIT_PARSER_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("TSJIT_NO_PARSER_CACHE", None)

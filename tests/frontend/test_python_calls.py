@@ -9,6 +9,8 @@ import tsjit
 from tsjit import nn
 from tsjit.ir.diagnostics import TsjitError
 
+from tests.helpers.executors import executor
+
 CALLS = []
 
 
@@ -46,13 +48,9 @@ class WithUnused(nn.Module):
 def test_ignored_calls_run_in_python(mode):
     m = tsjit.script(WithIgnored())
     CALLS.clear()
-    old = tsjit.jit.get_executor()
-    tsjit.jit.set_executor(mode)
-    try:
+    with executor(mode):
         assert m(tsjit.ones(3)) == 503 + 1
         assert m(tsjit.ones(4)) == 504 + 2
-    finally:
-        tsjit.jit.set_executor(*old)
     assert CALLS == [("forward", 3), ("forward", 4)]
 
 

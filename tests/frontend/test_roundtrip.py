@@ -5,11 +5,12 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import pytest
 
 from tsjit.frontend import ast as A
 from tsjit.frontend.parser import parse, parse_expr
 from tsjit.ir.diagnostics import Source
-from unparse import difference, same, unparse
+from tests.helpers.unparse import difference, same, unparse
 
 R = Source("<generated>").range(0, 0)  # generated nodes need some range
 # Identifiers, a few of them non-ASCII or keyword-like; sampled (regexes are slow here).
@@ -165,6 +166,7 @@ SETTINGS = settings(deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=200)
 @given(exprs)
 def test_expression_roundtrip(e: A.Expr) -> None:
@@ -173,6 +175,7 @@ def test_expression_roundtrip(e: A.Expr) -> None:
     assert same(back, e), f"{text}\n{difference(back, e)}"
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=80)
 @given(st.lists(statements, max_size=3))
 def test_module_roundtrip(body: list) -> None:

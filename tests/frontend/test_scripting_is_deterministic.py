@@ -5,6 +5,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 _PROGRAM = r"""
 import tsjit
 from tsjit import nn

@@ -6,7 +6,7 @@ from typing import Optional
 
 import pytest
 
-from tsjit.frontend.parser import parse_expr
+from tsjit.frontend.parser import parse, parse_expr
 from tsjit.frontend.source_importer import SourceImporter
 from tsjit.ir import CompilationUnit
 from tsjit.ir import types as T
@@ -117,3 +117,17 @@ def test_parameters_buffers_and_constants_of_declarations() -> None:
     assert m.constants == {"k": 3}
     n = imp.load_class("__torch__.m.N")
     assert [(a.name, a.is_parameter, a.is_buffer) for a in n.attributes] == [("y", False, False)]
+
+
+@pytest.mark.parametrize("line", ["in : int", "x : List[int", "x : Optional[in]",
+                                  "k : Final[int] = 1 +", "x : int = = 2", '__annotations__["a"] =',
+                                  "x : Tuple[int, (]", "def f(self) -> int: return )"])
+def test_bad_declarations_are_the_parser_s_errors_with_their_place(line: str) -> None:
+    text = CODE["code/__torch__/a.py"].replace("  training : bool\n", f"  {line}\n")
+    with pytest.raises(TsjitError) as whole:
+        parse(text, "code/__torch__/a.py")
+    with pytest.raises(TsjitError) as info:
+        imp = _importer({"code/__torch__/a.py": text})
+        imp.load_class("__torch__.a.A").methods["f" if "def" in line else "forward"].graph
+    assert str(info.value) == str(whole.value)
+    assert "code/__torch__/a.py:" in str(info.value) and "^" in str(info.value)

@@ -33,6 +33,19 @@ def test_the_table_names_every_kind_once():
     assert all(name == f"prim::{attr}" for attr, name in vars(prim).items() if not attr.startswith("_"))
 
 
+def test_no_kind_of_the_table_is_spelled_as_a_string_elsewhere():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "tsjit")
+    literal = re.compile(r'"(%s)"' % "|".join(re.escape(k) for k in KINDS))
+    found = []
+    for folder, _, files in os.walk(root):
+        for f in files:
+            path = os.path.join(folder, f)
+            if f.endswith(".py") and f != "node_kinds.py":
+                with open(path, encoding="utf-8") as fh:
+                    found += [f"{os.path.relpath(path, root)}: {m.group(1)}" for m in literal.finditer(fh.read())]
+    assert not found, "use ir.node_kinds.prim instead of string literals:\n" + "\n".join(found)
+
+
 def test_operator_arity_and_types_follow_the_schema():
     g = Graph()
     x, s = g.add_input(T.IntType, "x"), g.add_input(T.StrType, "s")
@@ -129,8 +142,14 @@ def _breaks_graph(g):
 
 def test_pipelines_verify_under_tsjit_verify(monkeypatch):
     monkeypatch.setenv("TSJIT_VERIFY", "1")
-    with pytest.raises(LintError):
+    with pytest.raises(LintError, match="after pass .*_breaks_graph"):
         run_pipeline(Graph(), [_breaks_graph])
+    broken = Graph()
+    _breaks_graph(broken)
+    with pytest.raises(LintError, match="before the first pass"):
+        run_to_fixed_point(broken, [lambda g: False])
+    with pytest.raises(LintError, match="after pass .*<lambda>"):
+        run_pipeline(Graph(), [lambda g: not _breaks_graph(g), lambda g: False])
     monkeypatch.setenv("TSJIT_VERIFY", "0")
     assert run_pipeline(Graph(), [_breaks_graph])
     assert run_pipeline(Graph(), [_breaks_graph], verify=False)
@@ -149,3 +168,35 @@ def test_fixed_point_stops_when_a_round_changes_nothing():
     rounds.clear()
     run_to_fixed_point(Graph(), [lambda g: bool(rounds.append(1)) or True], max_rounds=5)
     assert len(rounds) == 5
+
+
+def test_types_through_tuples_lists_and_attributes():
+    g = Graph()
+    x, o = g.add_input(T.IntType, "x"), g.add_input(T.optional(T.IntType), "o")
+    tup = g.insert(g.create(prim.TupleConstruct, [x, x], 0)).add_output(
+        T.TupleType((T.IntType, T.IntType)))
+    # A pass may narrow a value: unpacking (int, int) into int? outputs is sound.
+    unpack = g.insert(g.create(prim.TupleUnpack, [tup], 0))
+    unpack.add_output(T.optional(T.IntType)), unpack.add_output(T.IntType)
+    lint(g)
+    g.insert(g.create(prim.ListConstruct, [x, o], 0)).add_output(T.ListType(T.IntType))
+    with pytest.raises(LintError, match="item %o : int\\? is not int"):
+        lint(g)
+
+
+def test_attributes_are_checked_against_the_class():
+    cls = T.ClassType("__torch__.C")
+    cls.add_attribute("a", T.IntType)
+    g = Graph()
+    obj = g.add_input(cls, "self")
+    get = g.insert(g.create(prim.GetAttr, [obj], 0))
+    get.attrs["name"] = "a"
+    get.add_output(T.IntType)
+    lint(g)
+    s = g.insert(g.create(prim.SetAttr, [obj, g.add_input(T.StrType, "s")], 0))
+    s.attrs["name"] = "a"
+    with pytest.raises(LintError, match="value %s : str is not int"):
+        lint(g)
+    s.attrs["name"] = "b"
+    with pytest.raises(LintError, match="has no attribute 'b'"):
+        lint(g)

@@ -3,7 +3,7 @@ and getattr with a default behave as on any Python object)."""
 import pytest
 
 import tsjit
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.ir.diagnostics import TsjitError
 
 

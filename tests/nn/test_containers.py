@@ -6,7 +6,7 @@ import pytest
 
 import tsjit
 import tsjit.nn as jnn
-from nn_util import needs_torch, tnn, torch
+from tests.helpers.nn_util import needs_torch, tnn, torch
 
 pytestmark = needs_torch
 

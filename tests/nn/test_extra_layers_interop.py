@@ -7,8 +7,8 @@ import pytest
 
 import tsjit
 import tsjit.nn as jnn
-from nn_cases import EXTRA_LAYERS, EXTRA_LOSSES, SPARSE
-from nn_util import assert_close, build_pair, needs_torch, to_numpy, to_torch, to_tsjit, torch
+from tests.helpers.nn_cases import EXTRA_LAYERS, EXTRA_LOSSES, SPARSE
+from tests.helpers.nn_util import assert_close, build_pair, needs_torch, to_numpy, to_torch, to_tsjit, torch
 
 pytestmark = needs_torch
 

@@ -6,7 +6,7 @@ import pytest
 
 import tsjit
 import tsjit.nn.functional as JF
-from nn_util import needs_torch, torch
+from tests.helpers.nn_util import needs_torch, torch
 
 pytestmark = needs_torch
 TF = torch.nn.functional if torch is not None else None

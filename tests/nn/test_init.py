@@ -7,7 +7,7 @@ import pytest
 import tsjit
 import tsjit.nn as nn
 from tsjit.nn import init
-from nn_util import needs_torch, torch
+from tests.helpers.nn_util import needs_torch, torch
 
 
 def _uniform_in(t, bound):

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from nn_cases import ALL
-from nn_util import assert_close, build_pair, needs_torch, run_both, to_numpy
+from tests.helpers.nn_cases import ALL
+from tests.helpers.nn_util import assert_close, build_pair, needs_torch, run_both, to_numpy
 
 pytestmark = needs_torch
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 import tsjit
 import tsjit.nn as jnn
-from nn_util import copy_state, needs_torch, tnn, torch
+from tests.helpers.nn_util import copy_state, needs_torch, tnn, torch
 
 pytestmark = needs_torch
 SETTINGS = settings(max_examples=20, deadline=None,

@@ -12,8 +12,8 @@ import pytest
 
 import tsjit
 import tsjit.nn as jnn
-from nn_cases import ALL
-from nn_util import assert_close, needs_torch, tnn, to_numpy, to_tsjit, torch
+from tests.helpers.nn_cases import ALL
+from tests.helpers.nn_util import assert_close, needs_torch, tnn, to_numpy, to_tsjit, torch
 
 # --- compiler gaps: feature, example source line, error; then the cases they block --------
 # (none open: add an entry here, with the error, when a layer meets a compiler gap)

@@ -4,8 +4,8 @@ import pytest
 
 import tsjit
 import tsjit.nn as jnn
-from nn_cases import ALL
-from nn_util import copy_state, needs_torch, tnn, to_numpy, torch
+from tests.helpers.nn_cases import ALL
+from tests.helpers.nn_util import copy_state, needs_torch, tnn, to_numpy, torch
 
 pytestmark = needs_torch
 

@@ -2,13 +2,10 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_scalar_oracle as T  # noqa: E402
+from tests.helpers import scalar_oracle as T
 
 from tsjit.ops import find  # noqa: E402
 

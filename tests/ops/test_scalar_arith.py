@@ -1,13 +1,9 @@
 """Scalar arithmetic, comparison, bitwise and conversion kernels against TorchScript."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_scalar_oracle as T  # noqa: E402
+from tests.helpers import scalar_oracle as T
 
 from tsjit.ops import find  # noqa: E402
 from tsjit.ops.formatting import INT64_MIN  # noqa: E402

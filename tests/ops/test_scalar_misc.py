@@ -1,15 +1,12 @@
 """Language-support kernels (range lowering, hash, optional unwrapping, warn)."""
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_scalar_oracle as T  # noqa: E402
+from tests.helpers import scalar_oracle as T
 
 from tsjit.ops import find  # noqa: E402
 

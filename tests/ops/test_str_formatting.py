@@ -2,13 +2,10 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_scalar_oracle as T  # noqa: E402
+from tests.helpers import scalar_oracle as T
 
 from tsjit.ops.formatting import format_complex, format_float, to_str, wrap_int64  # noqa: E402
 

@@ -1,15 +1,11 @@
 """Elementwise arithmetic kernels (tensor_arith) against PyTorch on generated inputs."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 pytestmark = O.requires_torch
 SET = O.SETTINGS

@@ -4,15 +4,12 @@ the kernel, dilation, asymmetric 'same' padding, groups, strided inputs, NaN and
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 from tsjit.ops.kernels.tensor_conv import im2col  # noqa: E402
 from tsjit._tensor import from_numpy  # noqa: E402

@@ -1,15 +1,11 @@
 """Factory kernels (tensor_create) and conversion / metadata kernels (tensor_convert)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 from tsjit._tensor import dtypes as D  # noqa: E402
 
@@ -146,6 +142,7 @@ def test_to_returns_self_when_nothing_changes() -> None:
     assert O.kernel("aten::to.dtype")(x, D.float32, False, False, None) is x
     assert O.kernel("aten::to.dtype")(x, D.float32, False, True, None) is not x
     assert O.kernel("aten::to.prim_Device")(x, None, None, False, False) is x
+    assert O.kernel("aten::cpu")(x) is x           # every tsjit tensor is on the CPU
 
 
 def test_cpu_is_the_tensor_itself_on_cpu() -> None:

@@ -2,15 +2,11 @@
 and indices (unbatched and batched, ties, NaN), and bad sizes fail in both."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 pytestmark = O.requires_torch
 

@@ -1,15 +1,11 @@
 """Reductions (tensor_reduce), sorting / selection (tensor_sort) and norms (tensor_norm)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 from tsjit._tensor import dtypes as D  # noqa: E402
 

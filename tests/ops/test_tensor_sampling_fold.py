@@ -2,14 +2,10 @@
 max_unpool3d (tensor_fold) and embedding_bag.padding_idx against PyTorch."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 from hypothesis import given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 pytestmark = O.requires_torch
 SET = O.SETTINGS

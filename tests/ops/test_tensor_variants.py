@@ -3,14 +3,10 @@ Scalar variants, aliases, view-changing in-place ops, metadata prims, random fac
 decompositions (checked by reconstruction where results are only unique up to sign)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 from tsjit._tensor import dtypes as D, from_numpy  # noqa: E402
 

@@ -4,13 +4,9 @@ Runs last (by name) and uses the names the oracle recorded during the session; i
 itself when only part of the tensor tests ran (e.g. with -k)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import test_tensor_oracle as O  # noqa: E402
+from tests.helpers import tensor_oracle as O
 
 
 def test_every_tensor_operator_is_exercised() -> None:

@@ -7,9 +7,7 @@ import zipfile
 import pytest
 
 import tsjit
-import sys
-sys.path.insert(0, os.path.dirname(__file__))
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.serialize import ArchiveError
 
 
@@ -75,7 +73,7 @@ def test_bad_code_is_a_located_error(tmp_path):
 
 
 def test_failed_save_leaves_existing_file(tmp_path, monkeypatch):
-    from models_for_errors import build
+    from tests.helpers.models import Tiny as build
     p = tmp_path / "m.pt"
     p.write_bytes(b"precious")
     m = tsjit.script(build())

@@ -5,8 +5,10 @@ import os
 
 import pytest
 
-from corpus import case_names
-from serialize_corpus_util import code_after_round_trip
+from tests.helpers.corpus import case_names
+from tests.helpers.serialize_corpus import code_after_round_trip
+
+pytestmark = pytest.mark.slow
 
 KNOWN_PATH = os.path.join(os.path.dirname(__file__), "code_text_known_differing.txt")
 KNOWN = {line.strip() for line in open(KNOWN_PATH) if line.strip() and not line.startswith("#")}

@@ -6,7 +6,9 @@ strict xfails, so a case that starts passing fails the run until it is taken off
 import pytest
 
 import tsjit
-from corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
+from tests.helpers.corpus import SETSTATE_CASES, case_names, case_path, known_failing, run_calls
+
+pytestmark = pytest.mark.slow
 
 _KNOWN = known_failing("archives")
 KNOWN_FAILING_LOAD: dict[str, str] = _KNOWN.get("load", {})

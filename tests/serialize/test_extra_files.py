@@ -1,19 +1,17 @@
 """Extra files (`extra/<name>` records): written, read, listed, kept across round trips,
 and exchanged with PyTorch."""
 import os
-import sys
 import warnings
 import zipfile
 
 import pytest
 
 import tsjit
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.cli import main
 from tsjit.serialize import ArchiveError, list_extra_files, read_extra_files
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "jit"))
-from models import Net  # noqa: E402
+from tests.helpers.models import Net
 
 EXTRA = {"meta.json": '{"a": 1}', "blob/raw.bin": bytes(range(256)) * 2, "é.txt": "é"}
 EXPECTED = {k: v.encode("utf-8") if isinstance(v, str) else v for k, v in EXTRA.items()}

@@ -10,21 +10,12 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-import program_gen as pg
+from tests.helpers import program_gen as pg
 import tsjit
 
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
-
-
-def _module_source(program: pg.Program) -> str:
-    """The program and a module whose forward calls it (archives hold modules)."""
-    header = program.source.split("def f(", 1)[1].split("\n", 1)[0]
-    ret = header.rsplit("->", 1)[1].rstrip(":").strip() if "->" in header else "None"
-    params = ", ".join(f"{n}: {t}" for n, t in program.params)
-    names = ", ".join(n for n, _ in program.params)
-    return ("from typing import Dict, List, Optional, Tuple\nimport torch\n\n" + program.source +
-            f"\n\nclass M(torch.nn.Module):\n    def forward(self, {params}) -> {ret}:\n"
-            f"        return f({names})\n")
 
 
 def _run(fn, args) -> pg.Outcome:
@@ -41,7 +32,7 @@ def test_pytorch_archives_of_generated_programs(program, tmp_path_factory):
     tmp = str(tmp_path_factory.mktemp("gen"))
     path = os.path.join(tmp, "generated_module.py")
     with open(path, "w") as fh:
-        fh.write(_module_source(program))
+        fh.write(pg.module_source(program, "torch"))
     spec = importlib.util.spec_from_file_location(f"generated_module_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

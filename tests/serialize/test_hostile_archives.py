@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 import tsjit
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.ir.diagnostics import TsjitError
 from tsjit.serialize import ArchiveError
 from tsjit.serialize import pickle_format as P

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 
 import tsjit
-from corpus import ExpectedError, case_path, load_calls
+from tests.helpers.corpus import ExpectedError, case_path, load_calls
 from tsjit.interpreter.errors import ScriptError
 
 SERIALIZED = "Traceback of TorchScript, serialized code (most recent call last):"

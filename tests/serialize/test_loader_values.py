@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 import tsjit
-from corpus import case_path
+from tests.helpers.corpus import case_path
 from tsjit.serialize import loader as L
 from tsjit.serialize import pickle_format as P
+from tsjit.serialize import tensor_views as V
 from tsjit.serialize.errors import ArchiveError
 from tsjit.serialize.pickler import pickle_value
 from tsjit.serialize.unpickler import unpickle
@@ -86,7 +87,7 @@ def test_usual_tensors_are_made_as_any_tensor(offset: Any, size: Any, stride: An
     store = storages()
     args = (storage_id(), offset, size, stride, False, P.Reduce(P.ORDERED_DICT, ()))
     made = outcome(lambda: L._rebuild_tensor(store, args, "w"))
-    general = outcome(lambda: L._strided(store.get(storage_id().pid, "w"), offset, size,
+    general = outcome(lambda: V._strided(store.get(storage_id().pid, "w"), offset, size,
                                          stride, "w"))
     assert made == general
     if isinstance(made[0], tuple):      # a view of the storage

@@ -8,7 +8,7 @@ import zipfile
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import tsjit
-from corpus import case_names, case_path, load_calls, to_tsjit
+from tests.helpers.corpus import case_names, case_path, load_calls, to_tsjit
 from tsjit.ir.diagnostics import TsjitError
 
 CASES = case_names()

@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from serialize_corpus_util import CORPUS, pickle_records
+from tests.helpers.serialize_corpus import CORPUS, pickle_records
 from tsjit.serialize.debug_info import (
     DebugRecord, DebugSource, decode_debug_info, encode_debug_info, split_lines)
 from tsjit.serialize.errors import ArchiveError

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from serialize_corpus_util import pickle_records, same
+from tests.helpers.serialize_corpus import pickle_records, same
 from tsjit.serialize.errors import PicklingError
 from tsjit.serialize.pickle_format import (
     BUILD_INTLIST, ORDERED_DICT, REBUILD_TENSOR_V2, RESTORE_TYPE_TAG, Global, MemoTuple,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serialize_corpus_util import CORPUS
+from tests.helpers.serialize_corpus import CORPUS
 from tsjit.ir.diagnostics import TsjitError
 from tsjit.serialize.errors import ArchiveError, UnpicklingError
 from tsjit.serialize.pickle_format import (

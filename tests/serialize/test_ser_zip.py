@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from serialize_corpus_util import ARCHIVES, CORPUS, case_name
+from tests.helpers.serialize_corpus import ARCHIVES, CORPUS, case_name
 from tsjit.serialize import zip_archive
 from tsjit.serialize.errors import ArchiveError
 from tsjit.serialize.zip_archive import (

@@ -1,17 +1,16 @@
 """PyTorch (the reference implementation) loads and runs archives tsjit writes."""
-import os
-import sys
 
 import numpy as np
 import pytest
 
 import tsjit
-from corpus import SETSTATE_CASES, ExpectedError, case_names, case_path, known_failing, load_calls, mismatch
+from tests.helpers.corpus import SETSTATE_CASES, ExpectedError, case_names, case_path, known_failing, load_calls, mismatch
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "jit"))
-from models import Net  # noqa: E402
+from tests.helpers.models import Net
+
+pytestmark = pytest.mark.slow
 
 RESAVE_FAILING = set(known_failing("archives").get("resave", {}))
 

@@ -1,10 +1,10 @@
-"""tsjit's tensor runtime: `Tensor` over numpy, dtypes, devices, creation and the eager API.
+"""tsjit's tensor runtime: `Tensor` over numpy, dtypes, devices and creation.
 
     from tsjit._tensor import tensor, float32
     x = tensor([[1., 2.], [3., 4.]])
     y = (x @ x.t()).sum(1)
 
-This package is the layer under `tsjit.ops`: it imports numpy and `ir` only. The kernels
+This package is the layer under `tsjit.ops`: it imports no other tsjit package. The kernels
 (`tsjit/ops/kernels/`), the eager functions (`tsjit.add`, `tsjit.ops.eager`) and Tensor's
 operators and named methods (`x + y`, `x.view(2, 3)`, installed by
 `tsjit.ops.tensor_methods`) live above it.

@@ -16,8 +16,11 @@ def optimized_graph(fn: Function, inline_limit: int = inlining.SMALL_FUNCTION_NO
     """`fn`'s graph, copied and optimized for code generation (the original is untouched);
     with `verify` (default: `TSJIT_VERIFY`), the verifier checks the graph after every pass."""
     g = copy_graph(fn.graph)
-    run_pipeline(g, [lambda g: inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))],
-                 verify)
+
+    def inline_small_calls(g: Graph) -> bool:
+        return inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))
+
+    run_pipeline(g, [inline_small_calls], verify)
     run_to_fixed_point(g, [peephole.run, lambda g: constant_propagation.run(g, registry.kernel_for)]
                        + CLEANUP, verify)
     return g

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.node_kinds import prim
 from . import ast
 from .iteration import EnumerateValue, ZipValue
 from .schema_matching import NamedValue
@@ -79,7 +80,7 @@ class TypeArgForm(SpecialForm):
             return SimpleValue(emit_isinstance(c, v, e.args[1], e.range))
         t = c.type_from_expr(e.args[0])
         if self.name == "uninitialized":
-            return SimpleValue(c.insert("prim::Uninitialized", [], [t], e.range).output())
+            return SimpleValue(c.insert(prim.Uninitialized, [], [t], e.range).output())
         if len(e.args) != 2:
             raise CompileError(f"{self.name}() takes a type and a value", e.range)
         value_expr = e.args[1]
@@ -95,10 +96,10 @@ class TypeArgForm(SpecialForm):
             if not T.is_subtype(v.type, t):
                 raise CompileError(f"annotate: expected a value of type {t.annotation_str()} but "
                                    f"found {v.type.annotation_str()}", e.range)
-            if v.type != t and v.node.kind == "prim::Constant" and v.type == T.NoneType:
+            if v.type != t and v.node.kind == prim.Constant and v.type == T.NoneType:
                 v.type = t
             return SimpleValue(v)
-        return SimpleValue(c.insert("prim::unchecked_cast", [v], [t], e.range).output())
+        return SimpleValue(c.insert(prim.unchecked_cast, [v], [t], e.range).output())
 
 
 def is_tolist_call(e: ast.Expr) -> bool:
@@ -117,7 +118,7 @@ def emit_tolist(c: Any, e: ast.Call, t: T.Type, rng: SourceRange) -> Any:
         raise CompileError("tolist() needs a tensor and an annotated result type such as "
                            "List[List[float]]", rng)
     d, k = c.emit_constant(dims, rng), c.emit_constant(kinds[elem], rng)
-    return c.insert("prim::tolist", [x, d, k], [t], rng).output()
+    return c.insert(prim.tolist, [x, d, k], [t], rng).output()
 
 
 def emit_isinstance(c: Any, v: Any, type_expr: ast.Expr, rng: SourceRange) -> Any:
@@ -128,7 +129,7 @@ def emit_isinstance(c: Any, v: Any, type_expr: ast.Expr, rng: SourceRange) -> An
     members = _members(v.type)
     if not any(T.is_subtype(m, t) or T.is_subtype(t, m) for t in types for m in members):
         return c.emit_constant(False, rng)
-    n = c.insert("prim::isinstance", [v], [T.BoolType], rng,
+    n = c.insert(prim.isinstance, [v], [T.BoolType], rng,
                  types=[t.annotation_str() for t in types])
     n.attrs["_types"] = types
     return n.output()
@@ -158,13 +159,13 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
             return RangeValue(c.emit_constant(0, rng), vals[0], c.emit_constant(1, rng), True)
         step = vals[2] if len(vals) == 3 else c.emit_constant(1, rng)
         return RangeValue(vals[0], vals[1], step, False)
-    if name == "prim::RaiseException":
+    if name == prim.RaiseException:
         # `ops.prim.RaiseException(msg[, cls])` as archive code writes a raise statement.
         if not 1 <= len(args) <= 2 or args[0].value.type != T.StrType:
             raise CompileError("ops.prim.RaiseException takes a message and an optional class "
                                "name", rng)
         cls = args[1].value if len(args) == 2 else c.emit_constant(None, rng)
-        c.insert("prim::RaiseException", [args[0].value, cls], [], rng)
+        c.insert(prim.RaiseException, [args[0].value, cls], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
     if name == "slice":
         if kwargs:
@@ -180,7 +181,7 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         start, stop, step = ([None] + vals + [None])[:3] if len(vals) == 1 else (vals + [None])[:3]
         return SliceValue(start, stop, step)
     if name == "print":
-        c.insert("prim::Print", [a.value for a in args], [], rng)
+        c.insert(prim.Print, [a.value for a in args], [], rng)
         return SimpleValue(c.emit_constant(None, rng))
     if name in ("int", "float", "bool", "str", "complex"):
         if not args:

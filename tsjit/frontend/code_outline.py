@@ -6,20 +6,21 @@ amount of code. PythonPrint's files are regular: classes and functions at the to
 bodies indented by two spaces; in class bodies, one-line declarations (`w : Tensor`,
 `c : Final[int] = 3`, `__parameters__ = ["w", ]`, `__annotations__["0"] = T`) and
 `def`s. The outline reads only the lines indented by at most two spaces (function code
-is deeper, or under a top-level `def`) and leaves every statement it does not read as a
-span (`ast.DefSpan`, `ast.DeclSpan`); `parser.expand` parses a span to the AST, ranges
-included, that parsing the whole file gives. A DeclSpan carries what loading reads of
-its line (see its kinds in ast.py); a line of another kind is one for the parser.
+is deeper, or under a top-level `def`), found by regular expressions with no Python step
+per line of function code, and leaves every statement as a span (`ast.DefSpan`,
+`ast.DeclSpan`); `parser.expand` parses a span to the AST, ranges included, that parsing
+the whole file gives. A DeclSpan carries what loading reads of its line (its kinds are
+listed in ast.py); lines of other kinds are the parser's.
 
-The lines found are the file's logical lines when nothing continues a line onto a
-shallow one: the outline works on a skeleton of the text (strings and comments
-blanked, offsets kept) and takes only files with no backslash, `;` or unterminated
-string in it, and brackets balanced within each declaration and each function. Any
-other shape (triple-quoted strings, tabs, decorators, nested classes, top-level
-statements other than `class` and `def`, a declaration continued over lines...) gives
-None: the caller parses the whole file, so behaviour and errors stay the parser's. In a
-file the outline takes, an error inside a function shows when that function is
-compiled, as it does for any function body.
+Those lines are the file's logical lines when no line continues onto one of them: the
+brackets of each function and each declaration balance, and no backslash ends a line.
+That is checked on the text as it is; only where it fails (brackets in strings or
+comments, an escape before a newline) on the text with strings and comments blanked,
+which takes a regular expression over every character. Any other shape (triple-quoted
+strings, tabs, decorators, nested classes, top-level statements other than `class` and
+`def`, a declaration continued over lines...) gives None: the caller parses the whole
+file, so behaviour and errors stay the parser's. In a file the outline takes, an error
+inside a function shows when that function is compiled, as it does for any function.
 """
 from __future__ import annotations
 
@@ -37,30 +38,29 @@ _RESERVED = frozenset(
      "with", "yield", "None", "True", "False"])
 _CONSTANTS = {"None": None, "True": True, "False": False}
 
-# Files the outline leaves to the parser at once: strings over several lines, tabs,
-# form feeds, carriage returns.
-_IRREGULAR = re.compile("\"\"\"|'''|[\t\f\r]")
 # One-line strings and comments, as the tokenizer finds them left to right.
 _STRINGS_COMMENTS = re.compile(r"#[^\n]*|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-# A non-blank line of the skeleton indented by at most two spaces (indentation in group
-# 1), from the newline before it; one at indentation 0.
-_SHALLOW = re.compile(r"\n( {0,2})(?=\S)")
-_TOP = re.compile(r"\n()(?=\S)")
-_FIRST = re.compile(r"( {0,2})(?=\S)")
+# A line of code (not blank, not a comment) from the newline before it: indented by at
+# most two spaces (the indentation in group 1); by none; the first of the text or after
+# offset `pos`, at any indentation.
+_SHALLOW = re.compile(r"\n( {0,2})(?=[^\s#])")
+_TOP = re.compile(r"\n()(?=[^\s#])")
+_FIRST = re.compile(r"(?:\A|\n)( *)(?=[^\s#])")
 _CLASS = re.compile(r"class (" + _NAME + r")(?:\(((?:" + _NAME + r"(?:, " + _NAME +
                     r")*)?)\))?:")
 _DEF = re.compile(r"def +(" + _NAME + r") *\(")
 # A declaration line (from its first character to its last) of the kinds loading reads:
-# an attribute's type (groups 1 to 3: the key's quote if the line is
-# `__annotations__[key] = T`, the attribute, T's text), a list of names (4, 5), a Final
-# constant (6, 7). Type texts are checked when they are resolved (source_importer).
+# an attribute's type (groups 1 to 4: the key's quote and the key if the line is
+# `__annotations__[key] = T`, else the attribute, then T's text), a list of names (5, 6), a Final
+# constant (7 to 9: its name, type and value). Type texts are checked when they are
+# resolved (source_importer).
 _LITERAL = (r"""-?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+|0|[1-9][0-9]*)"""
             r"""|True|False|None""")
 _DECL = re.compile(
     r"""(?:__annotations__\[(["'])((?:(?!\1)[^\\\n])*)\1\] = |(""" + _NAME + r") : )"
     r"([A-Za-z_][A-Za-z_0-9.\[\], ]*)"
     r"""|(__parameters__|__buffers__|__annotations__) = \[((?:"[^"\\\n]*", )*)\]"""
-    r"|(" + _NAME + r") : Final\[[A-Za-z_0-9.\[\](), ]*\] = ("
+    r"|(" + _NAME + r") : Final\[([A-Za-z_0-9.\[\](), ]*)\] = ("
     r"""(?:""" + _LITERAL + r""")|"[^"\\\n]*"|'[^'\\\n]*'"""
     r"|\((?:(?:" + _LITERAL + r"), )*(?:(?:" + _LITERAL + r"),?)?\))")
 
@@ -68,27 +68,21 @@ _DECL = re.compile(
 def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
     """The file's AST with its statements left as spans where loading can take them
     unparsed; None if the file has another shape (see the module's doc)."""
-    if _IRREGULAR.search(text):
-        return None
-    skeleton = text
-    if "'" in text or '"' in text or "#" in text:
-        skeleton = _STRINGS_COMMENTS.sub(_blank, text)
-    if any(c in skeleton for c in "\\;'\""):
-        return None     # a continued line, `a; b`, or a string left open
+    # (`in` is memchr fast; a regex of these alternatives is ten times slower)
+    if '"""' in text or "'''" in text or "\t" in text or "\f" in text or "\r" in text:
+        return None     # strings over several lines, tabs, form feeds, carriage returns
     src = Source(text, filename)
     body: list[A.Stmt] = []
-    line = _FIRST.match(skeleton) or _SHALLOW.search(skeleton)
-    if line is None or skeleton[:line.start(1)].strip():
-        return None     # no code, or an indented first line
+    line = _FIRST.search(text)
     while line is not None:
         code = line.end()
-        if code - line.start(1) != 0:
-            return None
+        if code != line.start(1):
+            return None     # an indented line at the top level
         if text.startswith("def ", code):
-            after = _TOP.search(skeleton, code)
-            stmt = _def_span(src, skeleton, code, after.start() if after else len(text))
+            after = _TOP.search(text, code)
+            stmt = _def_span(src, code, after.start() if after else len(text))
         elif text.startswith("class ", code):
-            stmt, after = _class(src, skeleton, code)
+            stmt, after = _class(src, code)
         else:
             return None
         if stmt is None:
@@ -100,46 +94,26 @@ def outline(text: str, filename: str = "<string>") -> Optional[A.Module]:
     return A.Module(SourceRange(src, 0, len(text)), tuple(body))
 
 
-def _blank(m: re.Match) -> str:
-    """A string or comment in the skeleton: as long, and neither brackets nor spaces for a
-    string (it is code), spaces for a comment (it is not)."""
-    s = m.group()
-    return " " * len(s) if s[0] == "#" else "s" * len(s)
-
-
-def _balanced(skeleton: str, start: int, end: int) -> bool:
-    """Whether skeleton[start:end] closes as many brackets of each kind as it opens."""
-    code = skeleton[start:end]      # (a copy: `in` and count() unbounded are memchr fast)
-    return (code.count("(") == code.count(")") and
-            (("[" not in code and "]" not in code) or code.count("[") == code.count("]")) and
-            (("{" not in code and "}" not in code) or code.count("{") == code.count("}")))
-
-
-def _line_end(skeleton: str, start: int, stop: int) -> int:
-    """The end of the code in skeleton[start:stop] (blank lines and comments after it
-    left out)."""
-    while stop > start and skeleton[stop - 1] in " \n":
-        stop -= 1
-    return stop
-
-
-def _def_span(src: Source, skeleton: str, code: int, stop: int) -> Optional[A.DefSpan]:
+def _def_span(src: Source, code: int, stop: int) -> Optional[A.DefSpan]:
     """The span of the def at `code`, whose body ends before offset `stop`."""
-    m = _DEF.match(src.text, code)
-    end = _line_end(skeleton, code, stop)
-    if m is None or m.group(1) in _RESERVED or not _balanced(skeleton, code, end):
+    text = src.text
+    m = _DEF.match(text, code)
+    if m is None or m.group(1) in _RESERVED:
+        return None
+    end = _code_end(text, code, stop)
+    if _code(text[code:end]) is None:
         return None
     return A.DefSpan(SourceRange(src, code, end), m.group(1))
 
 
-def _class(src: Source, skeleton: str, code: int) -> tuple[Optional[A.ClassDef],
-                                                           Optional[re.Match]]:
+def _class(src: Source, code: int) -> tuple[Optional[A.ClassDef], Optional[re.Match]]:
     """The class whose header is at `code`, and the next line at the top level."""
     text = src.text
-    eol = skeleton.find("\n", code)
-    if eol < 0:
-        return None, None
-    m = _CLASS.fullmatch(text, code, _line_end(skeleton, code, eol))
+    eol = text.find("\n", code)
+    line = _FIRST.search(text, eol) if eol >= 0 else None
+    if line is None or line.end() - line.start(1) != 2:
+        return None, None   # no body, or one not indented by two
+    m = _CLASS.fullmatch(text, code, _code_end(text, code, eol))
     if m is None or m.group(1) in _RESERVED:
         return None, None
     bases: list[A.Expr] = []
@@ -151,53 +125,92 @@ def _class(src: Source, skeleton: str, code: int) -> tuple[Optional[A.ClassDef],
             bases.append(A.Name(SourceRange(src, at, at + len(name)), name))
             at += len(name) + 2
     stmts: list[A.Stmt] = []
-    line = _SHALLOW.search(skeleton, eol)
-    if line is not None and skeleton[eol:line.start()].strip():
-        return None, None   # lines deeper than the body's first
     while line is not None and line.end() - line.start(1) == 2:
         at = line.end()
-        after = _SHALLOW.search(skeleton, at)
+        after = _SHALLOW.search(text, at)
         stop = after.start() if after else len(text)
         if text.startswith("def ", at):
-            stmt = _def_span(src, skeleton, at, stop)
+            stmt = _def_span(src, at, stop)
         else:
-            stmt = _declaration(src, skeleton, at, stop)
+            stmt = _declaration(src, at, stop)
         if stmt is None:
             return None, None
         stmts.append(stmt)
         line = after
-    if not stmts or (line is not None and line.end() != line.start(1)):
-        return None, None   # no body, or a line indented by one space
+    if line is not None and line.end() != line.start(1):
+        return None, None   # a line indented by one space
     return A.ClassDef(SourceRange(src, code, stmts[-1].range.end), m.group(1), tuple(bases),
                       tuple(stmts)), line
 
 
-def _declaration(src: Source, skeleton: str, code: int, stop: int) -> Optional[A.Stmt]:
-    """The one-line statement at `code` of a class body (nothing but blank lines between
-    it and offset `stop`) as a DeclSpan, or a Pass."""
-    end = _line_end(skeleton, code, stop)
-    if "\n" in skeleton[code:end] or not _balanced(skeleton, code, end):
-        return None
+def _declaration(src: Source, code: int, stop: int) -> Optional[A.Stmt]:
+    """The one-line statement at `code` of a class body (nothing but blank lines and
+    comments between it and offset `stop`) as a DeclSpan, or a Pass."""
     text = src.text
-    rng = SourceRange(src, code, end)
-    if end - code == 4 and text.startswith("pass", code):
-        return A.Pass(rng)
-    if text.startswith("class ", code):
-        return None     # nested classes: the parser's
+    end = _code_end(text, code, stop)
     m = _DECL.fullmatch(text, code, end)
-    if m is None:
-        return A.DeclSpan(rng, "stmt", "", None)
-    quote, key, attr, type_text, names_of, listed, final, literal = m.groups()
-    if type_text is not None:
-        if (quote is None and attr in _RESERVED) or type_text.startswith("Final["):
-            return A.DeclSpan(rng, "stmt", "", None)    # the parser's error, or a Final
-        return A.DeclSpan(rng, "attr", attr if quote is None else key, type_text)
-    if names_of is not None:
-        return A.DeclSpan(rng, "names", names_of,
-                          tuple(listed[1:-3].split('", "')) if listed else ())
-    if final in _RESERVED:
-        return A.DeclSpan(rng, "stmt", "", None)
-    return A.DeclSpan(rng, "final", final, _literal(literal))
+    if m is not None:   # (one line, with strings only where _DECL takes them)
+        quote, key, attr, type_text, names_of, listed, final, final_type, literal = m.groups()
+        rng = SourceRange(src, code, end)
+        if names_of is not None:
+            return A.DeclSpan(rng, "names", names_of,
+                              tuple(listed[1:-3].split('", "')) if listed else ())
+        if type_text is not None:
+            if ((quote is not None or attr not in _RESERVED) and _balanced(type_text)
+                    and not type_text.startswith("Final[")):
+                return A.DeclSpan(rng, "attr", attr if quote is None else key, type_text)
+        elif final not in _RESERVED and _balanced(final_type):
+            return A.DeclSpan(rng, "final", final, _literal(literal))
+    line = _code(text[code:end], blank=True)    # another statement: the parser's
+    if line is None or "\n" in line or ";" in line:
+        return None     # not one line, or more than one statement
+    if line == "pass":
+        return A.Pass(SourceRange(src, code, end))
+    if line.startswith("class "):
+        return None     # nested classes: the parser's
+    return A.DeclSpan(SourceRange(src, code, end), "stmt", "", None)
+
+
+def _code(lines: str, blank: bool = False) -> Optional[str]:
+    """Whole lines of code, with their strings and comments blanked if `blank` or if need
+    be to see that their brackets balance and that no backslash continues a line; None if
+    they do not, or if a string is left open."""
+    if not blank and _balanced(lines) and "\\\n" not in lines:
+        return lines
+    code = _STRINGS_COMMENTS.sub(_blank, lines)
+    if "\\" in code or "'" in code or '"' in code or not _balanced(code):
+        return None
+    return code
+
+
+def _blank(m: re.Match) -> str:
+    """A string or comment blanked: as long, and neither brackets nor spaces for a string
+    (it is code), spaces for a comment (it is not)."""
+    s = m.group()
+    return " " * len(s) if s[0] == "#" else "s" * len(s)
+
+
+def _balanced(code: str) -> bool:
+    """Whether `code` closes as many brackets of each kind as it opens."""
+    # (`in` and count() over a whole string are memchr fast)
+    return (code.count("(") == code.count(")") and
+            (("[" not in code and "]" not in code) or code.count("[") == code.count("]")) and
+            (("{" not in code and "}" not in code) or code.count("{") == code.count("}")))
+
+
+def _code_end(text: str, start: int, stop: int) -> int:
+    """The end of the code in text[start:stop] (whole lines), blank lines and comments
+    after it left out."""
+    while True:
+        while stop > start and text[stop - 1] in " \n":
+            stop -= 1
+        line = max(text.rfind("\n", start, stop) + 1, start)
+        if text.find("#", line, stop) < 0:
+            return stop
+        code = _STRINGS_COMMENTS.sub(_blank, text[line:stop]).rstrip()
+        if code and not code.isspace():
+            return line + len(code)
+        stop = line
 
 
 def _literal(text: str) -> object:

@@ -13,9 +13,11 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
-from ..ir.passes import CLEANUP, constant_propagation, exit_transform, run_pipeline, run_to_fixed_point
+from ..ir.passes import (CLEANUP, constant_propagation, exit_transform, run_pipeline,
+                         run_to_fixed_point)
 from ..ops import registry
 from ..ir.schema import Argument, FunctionSchema
+from ..ir.node_kinds import prim
 from . import ast
 from .annotations import broadcast_size
 from .constants import eval_constant
@@ -62,7 +64,7 @@ class FunctionCompiler(Emitter):
         self.emit_stmts(d.body)
         ret_type = self.function_return_type()
         if self.env.exited:
-            out = self.insert("prim::Uninitialized", [], [ret_type], d.range).output()
+            out = self.insert(prim.Uninitialized, [], [ret_type], d.range).output()
         else:
             # Falling off the end returns None, which the return type must admit.
             if not T.is_subtype(T.NoneType, ret_type):
@@ -84,7 +86,7 @@ class FunctionCompiler(Emitter):
         """The declared return type, else the unified type of every returned value."""
         if self.declared_return is not None:
             return self.declared_return
-        types = [n.input(0).type for n in self.graph.walk() if n.kind == "prim::ReturnStmt"]
+        types = [n.input(0).type for n in self.graph.walk() if n.kind == prim.ReturnStmt]
         if not types:
             return T.NoneType
         t = types[0]
@@ -155,7 +157,7 @@ class FunctionCompiler(Emitter):
                     f"Return value was annotated as having type "
                     f"{self.declared_return.annotation_str()} but is actually of type "
                     f"{v.type.annotation_str()}", rng)
-            if v.type != self.declared_return and v.node.kind == "prim::Constant" and v.type == T.NoneType:
+            if v.type != self.declared_return and v.node.kind == prim.Constant and v.type == T.NoneType:
                 v.type = self.declared_return
         return v
 
@@ -205,20 +207,21 @@ class FunctionCompiler(Emitter):
             value = self.emit_expr(s.value, hint)
         if hint is not None:
             value = self.check_declared(value, hint, s.value.range)
-        # `x = y` copies a variable: as in PyTorch (where reading `y` makes a value that
-        # takes the name), the value keeps its own name or none, so `_1 = ...; a = _1`
-        # prints back the same.
-        copies = isinstance(s.value, ast.Name) and isinstance(self.env.lookup(s.value.id),
-                                                             SimpleValue)
         for t in s.targets:
-            self.assign_to(t, value, s.range, declared=hint, name_value=not copies)
+            self.assign_to(t, value, s.range, declared=hint, name_value=not self.copies(s.value))
 
     def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
         t = self.type_from_expr(s.annotation)
         if s.value is None:
             raise CompileError("an annotated declaration needs a value in TorchScript", s.range)
         value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range)
-        self.assign_to(s.target, value, s.range, declared=t)
+        self.assign_to(s.target, value, s.range, declared=t, name_value=not self.copies(s.value))
+
+    def copies(self, value: ast.Expr) -> bool:
+        """Whether assigning `value` copies a variable (`x = y`, `x: T = y`): as in PyTorch
+        (where reading `y` makes a value that takes the name), the value keeps its own name
+        or none, so `_1 = ...; a = _1` prints back the same."""
+        return isinstance(value, ast.Name) and isinstance(self.env.lookup(value.id), SimpleValue)
 
     def implicit_convert(self, v: Value, t: T.Type, rng: SourceRange) -> Value:
         """The conversions PyTorch applies where a declared type is known: a `number`
@@ -228,7 +231,7 @@ class FunctionCompiler(Emitter):
         if v.type == T.NumberType and t in (T.FloatType, T.IntType):
             return self.emit_builtin("aten::Float" if t == T.FloatType else "aten::Int",
                                      [NamedValue(v)], {}, rng)
-        if isinstance(t, T.TupleType) and v.node.kind == "prim::TupleConstruct" and \
+        if isinstance(t, T.TupleType) and v.node.kind == prim.TupleConstruct and \
                 len(v.node.inputs) == len(t.elems):
             items = [self.implicit_convert(x, et, rng) for x, et in zip(v.node.inputs, t.elems)]
             if any(a is not b for a, b in zip(items, v.node.inputs)):
@@ -240,7 +243,7 @@ class FunctionCompiler(Emitter):
         if not T.is_subtype(value.type, t):
             raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
                                f"a value of type {value.type.annotation_str()}", rng)
-        if value.type != t and value.node.kind == "prim::Constant" and value.type == T.NoneType:
+        if value.type != t and value.node.kind == prim.Constant and value.type == T.NoneType:
             value.type = t  # `x: Optional[int] = None` keeps the declared type
         return value
 
@@ -348,7 +351,7 @@ class FunctionCompiler(Emitter):
             self.env.assign(RET_FLAG, SimpleValue(self.emit_constant(True, s.range)))
             self.emit_loop_exit(False, s.range)
             return
-        self.insert("prim::ReturnStmt", [v], [], s.range)
+        self.insert(prim.ReturnStmt, [v], [], s.range)
         self.env.exited = True
 
     def stmt_Break(self, s: ast.Break) -> None:
@@ -366,7 +369,7 @@ class FunctionCompiler(Emitter):
         carried, next_cond = self.loops[-1]
         cond = next_cond() if is_continue else self.emit_constant(False, rng)
         values = [self.lookup_value(name, rng) for name in carried]
-        self.insert("prim::LoopContinuation", [cond] + values, [], rng)
+        self.insert(prim.LoopContinuation, [cond] + values, [], rng)
         self.env.exited = True
 
     def stmt_Delete(self, s: ast.Delete) -> None:
@@ -409,7 +412,7 @@ class FunctionCompiler(Emitter):
 
     # --- control flow -------------------------------------------------------------
     def emit_if(self, cond: Value, then: Any, orelse: Any, rng: SourceRange) -> Any:
-        node = self.graph.create("prim::If", [cond], 0, rng)
+        node = self.graph.create(prim.If, [cond], 0, rng)
         self.graph.insert(node)
         outer_block = self.graph.insert_block
         envs = []
@@ -441,7 +444,7 @@ class FunctionCompiler(Emitter):
                         self.env.assign(name, live)
                     continue
                 dead_block = node.blocks[0] if true_env.exited else node.blocks[1]
-                placeholder = self.graph.create("prim::Uninitialized", [], 0, rng)
+                placeholder = self.graph.create(prim.Uninitialized, [], 0, rng)
                 dead_block.append(placeholder)
                 dead = placeholder.add_output(live.value.type)
                 tv, fv = (SimpleValue(dead), live) if true_env.exited else (live, SimpleValue(dead))
@@ -476,7 +479,7 @@ class FunctionCompiler(Emitter):
         sv = env.lookup(name)
         refined = env.refinement(name) if isinstance(sv, SimpleValue) and not env.exited else None
         if refined is not None and sv.value.type != refined:
-            cast = self.graph.create("prim::unchecked_cast", [sv.value], 0, rng)
+            cast = self.graph.create(prim.unchecked_cast, [sv.value], 0, rng)
             out = cast.add_output(refined)
             block.append(cast)
             return SimpleValue(out)
@@ -494,13 +497,13 @@ class FunctionCompiler(Emitter):
                                    "return type annotation", rng)
             self.env.assign(RET_FLAG, SimpleValue(self.emit_constant(False, rng)))
             self.env.assign(RET_VALUE, SimpleValue(
-                self.insert("prim::Uninitialized", [], [self.declared_return], rng).output()),
+                self.insert(prim.Uninitialized, [], [self.declared_return], rng).output()),
                 declared=self.declared_return)
         carried = [n for n in assigned_names(body_stmts, target)
                    if isinstance(self.env.lookup(n), SimpleValue)]
         if returns_inside:
             carried += [RET_FLAG, RET_VALUE]
-        node = self.graph.create("prim::Loop", [max_trip, cond], 0, rng)
+        node = self.graph.create(prim.Loop, [max_trip, cond], 0, rng)
         self.graph.insert(node)
         block = node.add_block()
         trip = block.add_input(T.IntType)
@@ -522,7 +525,7 @@ class FunctionCompiler(Emitter):
             if env.exited:
                 # The body always leaves early; its normal end is unreachable.
                 for t in [T.BoolType] + [t for _, t in inputs]:
-                    block.register_output(self.insert("prim::Uninitialized", [], [t], rng).output())
+                    block.register_output(self.insert(prim.Uninitialized, [], [t], rng).output())
             else:
                 block.register_output(next_cond())
                 for name, t in inputs:
@@ -550,14 +553,14 @@ class FunctionCompiler(Emitter):
     def check_exit_types(self, block: Any, inputs: list, rng: SourceRange) -> None:
         """The values a break/continue hands on must fit this loop's carried types."""
         for n in block.nodes:
-            if n.kind == "prim::LoopContinuation":
+            if n.kind == prim.LoopContinuation:
                 for (name, t), v in zip(inputs, n.inputs[1:]):
                     if not T.is_subtype(v.type, t):
                         raise CompileError(
                             f"Variable '{name}' previously had type {t.annotation_str()} but is "
                             f"now being assigned to a value of type {v.type.annotation_str()}",
                             n.source_range or rng)
-            elif n.kind != "prim::Loop":   # an inner loop's exits are its own
+            elif n.kind != prim.Loop:   # an inner loop's exits are its own
                 for sub in n.blocks:
                     self.check_exit_types(sub, inputs, rng)
 
@@ -569,7 +572,7 @@ class FunctionCompiler(Emitter):
             if self.loops:
                 self.emit_loop_exit(False, rng)
             else:
-                self.insert("prim::ReturnStmt", [self.lookup_value(RET_VALUE, rng)], [], rng)
+                self.insert(prim.ReturnStmt, [self.lookup_value(RET_VALUE, rng)], [], rng)
                 self.env.exited = True
         self.emit_if(flag, leave, lambda: None, rng)
 
@@ -609,7 +612,7 @@ class FunctionCompiler(Emitter):
         sv = self.env.lookup(name)
         refined = self.env.refinement(name) if isinstance(sv, SimpleValue) else None
         if refined is not None and sv.value.type != refined:  # type: ignore[union-attr]
-            cast = self.insert("prim::unchecked_cast", [sv.value], [refined], rng).output()  # type: ignore[union-attr]
+            cast = self.insert(prim.unchecked_cast, [sv.value], [refined], rng).output()  # type: ignore[union-attr]
             if meaningful_name(name):
                 cast.set_debug_name(name)
             sv = SimpleValue(cast)

@@ -6,6 +6,7 @@ from typing import Any, Callable, Optional
 from ..ir import CompilationUnit, Function, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.node_kinds import prim
 from ..ops import registry
 from .._tensor import Tensor
 from . import ast
@@ -47,7 +48,7 @@ class Emitter:
     def emit_constant(self, value: Any, rng: Optional[SourceRange], type: Optional[T.Type] = None) -> Value:
         """A prim::Constant holding `value` (None, bool, int, float, str, lists, tensors...)."""
         t = type or constant_type(value)
-        n = self.insert("prim::Constant", [], [t], rng)
+        n = self.insert(prim.Constant, [], [t], rng)
         if value is not None:
             n.attrs["value"] = value
         return n.output()
@@ -63,7 +64,7 @@ class Emitter:
 
     def constant_of(self, v: Value) -> Any:
         """The constant `v` holds, or a sentinel `...` when it is not a constant."""
-        if v.node.kind == "prim::Constant":
+        if v.node.kind == prim.Constant:
             return v.node.attrs.get("value")
         return ...
 
@@ -105,29 +106,29 @@ class Emitter:
         return self.emit_tuple(list(n.outputs), rng)
 
     def emit_list(self, items: list[Value], elem: T.Type, rng: Optional[SourceRange]) -> Value:
-        return self.insert("prim::ListConstruct", items, [T.ListType(elem)], rng).output()
+        return self.insert(prim.ListConstruct, items, [T.ListType(elem)], rng).output()
 
     def emit_tuple(self, items: list[Value], rng: Optional[SourceRange],
                    type: Optional[T.TupleType] = None) -> Value:
         t = type or T.TupleType(tuple(v.type for v in items))
-        return self.insert("prim::TupleConstruct", items, [t], rng).output()
+        return self.insert(prim.TupleConstruct, items, [t], rng).output()
 
     def emit_tuple_unpack(self, v: Value, rng: Optional[SourceRange], n: Optional[int] = None) -> list[Value]:
         t = v.type
         if isinstance(t, T.ListType) and n is not None:
             # Checked at run time: the list must have exactly n elements.
-            return list(self.insert("prim::ListUnpack", [v], [t.elem] * n, rng).outputs)
+            return list(self.insert(prim.ListUnpack, [v], [t.elem] * n, rng).outputs)
         if not isinstance(t, T.TupleType):
             raise CompileError(f"cannot unpack a value of type {t.annotation_str()}", rng)
         if n is not None and len(t.elems) != n:
             raise CompileError(f"cannot unpack a tuple of {len(t.elems)} elements into {n} "
                                "targets", rng)
-        if v.node.kind == "prim::TupleConstruct":
+        if v.node.kind == prim.TupleConstruct:
             return list(v.node.inputs)
         value = self.constant_of(v)
         if isinstance(value, tuple):
             return [self.emit_constant(x, rng, et) for x, et in zip(value, t.elems)]
-        return list(self.insert("prim::TupleUnpack", [v], list(t.elems), rng).outputs)
+        return list(self.insert(prim.TupleUnpack, [v], list(t.elems), rng).outputs)
 
     def emit_tuple_index(self, v: Value, i: int, rng: Optional[SourceRange]) -> Value:
         t = v.type
@@ -135,7 +136,7 @@ class Emitter:
         if not -len(t.elems) <= i < len(t.elems):
             raise CompileError(f"tuple index {i} out of range for a tuple of {len(t.elems)}", rng)
         idx = self.emit_constant(i, rng)
-        return self.insert("prim::TupleIndex", [v, idx], [t.elems[i]], rng).output()
+        return self.insert(prim.TupleIndex, [v, idx], [t.elems[i]], rng).output()
 
     # --- expressions --------------------------------------------------------------
     def emit_expr(self, e: ast.Expr, hint: Optional[T.Type] = None) -> Value:
@@ -271,7 +272,7 @@ class Emitter:
 
     def emit_short_circuit(self, cond: Value, is_and: bool, rhs: Callable[[], Value],
                            rng: SourceRange) -> Value:
-        node = self.insert("prim::If", [cond], [T.BoolType], rng)
+        node = self.insert(prim.If, [cond], [T.BoolType], rng)
         outer = self.graph.insert_block
         for i in range(2):
             block = node.add_block()
@@ -286,7 +287,7 @@ class Emitter:
     def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
         refs = refinements(self, e.test)
         cond = self.emit_condition(e.test)
-        node = self.insert("prim::If", [cond], [], e.range)
+        node = self.insert(prim.If, [cond], [], e.range)
         outer = self.graph.insert_block
         values = []
         saved = self.env
@@ -363,7 +364,7 @@ class Emitter:
     def emit_list_from(self, fill: Callable[[Callable[[Value], None]], None],
                        rng: SourceRange) -> Value:
         """A list that `fill(append)` fills, typed by the element it appends (Tensor if none)."""
-        lst = self.insert("prim::ListConstruct", [], [T.ListType(T.AnyType)], rng).output()
+        lst = self.insert(prim.ListConstruct, [], [T.ListType(T.AnyType)], rng).output()
 
         def append(v: Value) -> None:
             if lst.type == T.ListType(T.AnyType):
@@ -375,7 +376,7 @@ class Emitter:
         return lst
 
     def expr_DictComp(self, e: ast.DictComp) -> SugaredValue:
-        d = self.insert("prim::DictConstruct", [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
+        d = self.insert(prim.DictConstruct, [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
 
         def add() -> None:
             k, v = self.emit_expr(e.key), self.emit_expr(e.value)
@@ -451,7 +452,7 @@ class Emitter:
                 raise CompileError(f"dict value of type {v.type.annotation_str()} does not match "
                                    f"{vt.annotation_str()}", x.range)
         inputs = [x for kv in zip(keys, values) for x in kv]
-        return self.insert("prim::DictConstruct", inputs, [T.DictType(kt, vt)], e.range).output()
+        return self.insert(prim.DictConstruct, inputs, [T.DictType(kt, vt)], e.range).output()
 
     def expr_Subscript(self, e: ast.Subscript) -> SugaredValue:
         base = self.emit_sugared(e.value)
@@ -496,7 +497,7 @@ class Emitter:
                 return self.emit_tuple_index(container, i, rng)
             if index.type == T.IntType and t.elems and all(e == t.elems[0] for e in t.elems):
                 # A tuple of one element type may be indexed by a run-time int.
-                return self.insert("prim::TupleIndex", [container, index], [t.elems[0]], rng).output()
+                return self.insert(prim.TupleIndex, [container, index], [t.elems[0]], rng).output()
             raise CompileError("tuple indices must be integer constants unless every element "
                                "has the same type", rng)
         if t == T.TensorType and index.type == T.IntType:
@@ -522,7 +523,7 @@ class Emitter:
     def class_attr(self, obj: Value, t: T.ClassType, name: str, rng: SourceRange) -> SugaredValue:
         attr = t.find_attribute(name)
         if attr is not None:
-            n = self.insert("prim::GetAttr", [obj], [attr.type], rng, name=name)
+            n = self.insert(prim.GetAttr, [obj], [attr.type], rng, name=name)
             if _identifier(name):
                 n.output().set_debug_name(name)
             elif name.isdigit():    # a ModuleList entry: "_0", as PyTorch names it
@@ -550,7 +551,7 @@ class Emitter:
         if not T.is_subtype(value.type, attr.type):
             raise CompileError(f"Wrong type for attribute assignment. Expected "
                                f"{attr.type.annotation_str()} but got {value.type.annotation_str()}", rng)
-        self.insert("prim::SetAttr", [obj, value], [], rng, name=name)
+        self.insert(prim.SetAttr, [obj, value], [], rng, name=name)
 
     def emit_method_call(self, obj: Value, name: str, args: list[NamedValue],
                          kwargs: dict[str, NamedValue], rng: SourceRange,
@@ -567,13 +568,13 @@ class Emitter:
                 raise CompileError(f"'{t.annotation_str()}' has no method '{name}'", rng)
             schema = self.resolver.method_schema(self, fn, rng)
         m = match_schemas(self, [schema], args, kwargs, rng, obj, what=name)
-        n = self.insert("prim::CallMethod", m.inputs, m.return_types, rng, name=name)
+        n = self.insert(prim.CallMethod, m.inputs, m.return_types, rng, name=name)
         n.schema = schema
         n.callee = fn
         return self.pack_outputs(n, rng)
 
     def emit_function_constant(self, fn: Function, rng: Optional[SourceRange]) -> Value:
-        n = self.insert("prim::Constant", [], [T.FunctionType(fn.qualified_name)], rng, name=fn.qualified_name)
+        n = self.insert(prim.Constant, [], [T.FunctionType(fn.qualified_name)], rng, name=fn.qualified_name)
         n.callee = fn
         return n.output()
 
@@ -582,7 +583,7 @@ class Emitter:
         schema = self.resolver.method_schema(self, fn, rng)
         ref = ref or self.emit_function_constant(fn, rng)
         m = match_schemas(self, [schema], args, kwargs, rng, what=fn.name)
-        n = self.insert("prim::CallFunction", [ref] + m.inputs, m.return_types, rng)
+        n = self.insert(prim.CallFunction, [ref] + m.inputs, m.return_types, rng)
         n.schema = schema
         n.callee = fn
         return self.pack_outputs(n, rng)
@@ -611,7 +612,7 @@ class Emitter:
             return self.emit_tuple([v for v in values if v is not None], rng, t)
         if not isinstance(t, T.ClassType) or t.is_module:
             raise CompileError(f"cannot construct {t.annotation_str()} in TorchScript", rng)
-        obj = self.insert("prim::CreateObject", [], [t], rng).output()
+        obj = self.insert(prim.CreateObject, [], [t], rng).output()
         init = t.methods.get("__init__")
         if init is not None:
             self.emit_method_call(obj, "__init__", args, kwargs, rng, init)
@@ -658,7 +659,7 @@ class Emitter:
         if text.type != T.StrType:
             text = self.emit_builtin("aten::str", [NamedValue(text)], {}, rng)
         kind = self.emit_constant(cls, rng)
-        self.insert("prim::RaiseException", [text, kind], [], rng)
+        self.insert(prim.RaiseException, [text, kind], [], rng)
 
 
 class _ViewMethod(SugaredValue):
@@ -683,7 +684,7 @@ class _NewValue(SugaredValue):
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
         # The argument names the class again; it is not evaluated.
-        return SimpleValue(c.insert("prim::CreateObject", [], [self.t], e.range).output())
+        return SimpleValue(c.insert(prim.CreateObject, [], [self.t], e.range).output())
 
 
 _NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.NumberType)

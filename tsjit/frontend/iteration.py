@@ -13,6 +13,7 @@ from typing import Any, Callable
 from ..ir import Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.node_kinds import prim
 from .schema_matching import NamedValue
 from .sugared import RangeValue, SimpleValue, SugaredValue
 
@@ -148,6 +149,6 @@ def module_items(c: Any, sv: SugaredValue, rng: SourceRange) -> Any:
         if view == "keys":
             out.append(key)
             continue
-        module = c.insert("prim::GetAttr", [obj], [a.type], rng, name=a.name).output()
+        module = c.insert(prim.GetAttr, [obj], [a.type], rng, name=a.name).output()
         out.append(module if view == "values" else c.emit_tuple([key, module], rng))
     return out

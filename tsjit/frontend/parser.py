@@ -4,8 +4,12 @@ The only module that imports lark, and lazily: `import tsjit` stays cheap and th
 tables are built (or loaded from the cache, see _parser_cache.py) on first use.
 Pipeline: lark's (basic) lexer -> `_PostLexer` (indentation, brackets, keywords that
 TorchScript lacks, `# type:` comments) -> LALR parser, which calls `_Builder`'s method
-for each rule as it reduces -> AST. No parse tree is built and nothing recurses, so
-deep nesting is fine. Every failure, lark's or ours, is a `ParseError(message, range)`.
+for each rule as it reduces -> AST. Lexer and parser are `_Driver`, a leaner loop over
+lark's own terminals and tables, on the lark releases it is tested on (see
+DRIVER_LARK_VERSIONS), else lark's (`LarkLoop`). No parse tree is built and nothing
+recurses, so deep nesting is fine. Every failure, lark's or ours, is a
+`ParseError(message, range)`. `expand` parses the spans of an archive's outline
+(code_outline.py).
 """
 from __future__ import annotations
 
@@ -29,7 +33,11 @@ _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
 _lark: Any = None  # the lark.Lark instance, built on first use
 _Token: Any = None  # lark.Token, bound when the parser is built
-_driver: Any = None  # the _Driver running lark's tables, built with _lark
+_driver: Any = None  # the _Driver running lark's tables (or a LarkLoop), built with _lark
+# The lark releases _Driver is tested on, [first, last): it reads their private tables
+# and lexer. pyproject.toml pins the same range; any other release parses with lark's
+# own loop (LarkLoop), which is about a third slower (docs/design.md).
+DRIVER_LARK_VERSIONS = ((1, 1, 9), (1, 4))
 
 # Python keywords with no TorchScript meaning. They lex as NAME (the grammar never uses
 # them), so the post-lexer rejects them at the keyword itself with a clear message.
@@ -205,14 +213,26 @@ def _get_lark() -> Any:
                                    cache=cache or False, **options)
                 _check_builder(parser)
                 global _driver
-                try:
-                    _driver = _Driver(parser)
-                except (AttributeError, KeyError, TypeError, ImportError, NotImplementedError):
-                    # A lark whose internals differ from the ones _Driver reads: its own
-                    # (slower) loop parses alike.
-                    _driver = LarkLoop(parser)
+                _driver = _make_driver(parser, lark.__version__)
                 _lark = parser
     return _lark
+
+
+def _make_driver(parser: Any, lark_version: str) -> Any:
+    """A _Driver over the parser's tables if `lark_version` is a release it is tested on
+    and it can read them; else lark's own loop."""
+    first, last = DRIVER_LARK_VERSIONS
+    if first <= _version(lark_version) < last:
+        try:
+            return _Driver(parser)
+        except (AttributeError, KeyError, TypeError, ImportError, NotImplementedError):
+            pass    # internals differ from those _Driver reads
+    return LarkLoop(parser)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a version string such as "1.3.1" or "1.4.0rc1"."""
+    return tuple(int(re.match(r"\d*", part).group() or 0) for part in text.split(".")[:3])
 
 
 class LarkLoop:

@@ -15,6 +15,7 @@ from ..ir import Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange, TsjitError
 from ..ir.schema import FunctionSchema
+from ..ir.node_kinds import prim
 from ..ops import registry
 from . import ast
 from .builtins import lookup_builtin
@@ -152,10 +153,10 @@ class IgnoredMethod(SugaredValue):
         d = parse_python_def(self.pyfn)
         ret = c.type_from_expr(d.returns) if d.returns is not None else T.NoneType
         msg = c.emit_constant(IGNORED_MESSAGE, rng)
-        c.insert("prim::RaiseException", [msg, c.emit_constant(None, rng)], [], rng)
+        c.insert(prim.RaiseException, [msg, c.emit_constant(None, rng)], [], rng)
         if ret == T.NoneType:
             return SimpleValue(c.emit_constant(None, rng))
-        return SimpleValue(c.insert("prim::Uninitialized", [], [ret], rng).output())
+        return SimpleValue(c.insert(prim.Uninitialized, [], [ret], rng).output())
 
 
 class PythonCall(SugaredValue):
@@ -174,7 +175,7 @@ class PythonCall(SugaredValue):
         if self.self_value is not None:
             args = [NamedValue(self.self_value)] + list(args)
         m = match_schemas(c, [schema], args, kwargs, rng, what=self.pyfn.__name__)
-        n = c.insert("prim::PythonOp", m.inputs, m.return_types, rng)
+        n = c.insert(prim.PythonOp, m.inputs, m.return_types, rng)
         n.attrs["name"] = self.pyfn.__name__
         n.attrs["function"] = self.pyfn
         return SimpleValue(c.pack_outputs(n, rng))

@@ -14,6 +14,7 @@ from ..ir import Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.schema import Argument, FunctionSchema
+from ..ir.node_kinds import prim
 from ..ops import registry
 
 
@@ -40,7 +41,7 @@ class _NoMatch(Exception):
 
 def _constant_value(v: Value) -> Any:
     n = v.node
-    return n.attrs.get("value") if n.kind == "prim::Constant" else _NoMatch
+    return n.attrs.get("value") if n.kind == prim.Constant else _NoMatch
 
 
 def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..ir import Function, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.node_kinds import prim
 from .schema_matching import NamedValue
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class SimpleValue(SugaredValue):
             return MethodValue(self.value, name)
         if isinstance(t, T.EnumType) and name in ("name", "value"):
             out = t.value_type if name == "value" else T.StrType
-            kind = "prim::EnumValue" if name == "value" else "prim::EnumName"
+            kind = prim.EnumValue if name == "value" else prim.EnumName
             return SimpleValue(c.insert(kind, [self.value], [out], rng).output())
         return BuiltinFunction(f"aten::{name}", self.value)
 

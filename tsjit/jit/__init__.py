@@ -92,15 +92,15 @@ def save(m: Any, path: Any, _extra_files: Optional[dict] = None) -> None:
     save_module(m, path, _extra_files)
 
 
-def load(path: Any, map_location: Any = None, _extra_files: Optional[dict] = None) -> Any:
-    """Load an archive written by tsjit.save or by PyTorch's torch.jit.save; each key of
-    the dict `_extra_files` is set to the content of that extra file (b"" if absent)."""
+def load(f: Any, map_location: Any = None, _extra_files: Optional[dict] = None) -> Any:
+    """Load an archive written by tsjit.save or by PyTorch's torch.jit.save from `f` (a
+    path or a file-like object); each key of the dict `_extra_files` is set to the
+    content of that extra file (b"" if absent)."""
     from ..serialize import load_module
+    from ..serialize.sources import check_map_location, source_of
     from .script_module import ScriptModule
-    if map_location is not None and str(map_location) != "cpu":
-        from ..ir.diagnostics import TsjitError
-        raise TsjitError(f"map_location={map_location!r}: tsjit loads tensors to the CPU only")
-    return load_module(path, ScriptModule, _extra_files)
+    check_map_location(map_location)
+    return load_module(source_of(f), ScriptModule, _extra_files)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:

@@ -1,11 +1,13 @@
 """The eager API: `tsjit.add(x, y)`, `tsjit.sum(x, 1, keepdim=True)`, `x.view(2, 3)` ...
 
-Every registered aten overload that mentions a Tensor (`is_eager`) is callable here by
-its PyTorch name, whichever kernel module registered it. A call is bound to the first overload whose schema accepts the
-arguments (positional and keyword, defaults filled, Python-style conveniences applied:
-`zeros(2, 3)` packs sizes into `int[]`, a single int fills `int[2]`, strings become
-devices), then the kernel runs with one positional argument per schema argument.
-Creation functions with Python-only keywords (`requires_grad`) come from `creation`.
+Every registered overload `is_eager` accepts (an aten schema that mentions a Tensor, or
+takes no arguments) is callable here by its PyTorch name, whichever kernel module
+registered it. A call is bound to the first overload whose schema accepts the arguments
+(positional and keyword, defaults filled, Python-style conveniences applied: `zeros(2, 3)`
+packs sizes into `int[]`, a single int fills `int[2]`, strings become devices), reading
+each argument's written type (`Argument.written`: `ScalarType?`, `int[2]`), then the kernel
+runs with one positional argument per schema argument. Creation functions with
+Python-only keywords (`requires_grad`) come from `tsjit._tensor.creation`.
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ def _load() -> None:
         return
     for o in all_operators():
         if is_eager(o.schema):
-            _table.setdefault(o.schema.base_name, []).append((o.schema, _Plan(o.schema), o.kernel))
+            _table.setdefault(o.schema.base_name, []).append(
+                (o.schema, _Plan(o.schema), o.kernel))
     _loaded = True
 
 
@@ -43,11 +46,16 @@ def _mentions_tensor(t: T.Type) -> bool:
 
 def is_eager(schema: Any) -> bool:
     """Whether an overload is callable eagerly (`tsjit.add`): an aten operator whose schema
-    mentions a Tensor, or that takes no arguments (`is_grad_enabled()`); the scalar, string
-    and list builtins of the language (`aten::add.int`) are not torch functions."""
-    return schema.namespace == "aten" and (
-        not schema.arguments and not schema.is_vararg or any(_mentions_tensor(a.type)
-                                    for a in schema.arguments + schema.returns))
+    mentions a Tensor, or that takes no arguments (`is_grad_enabled()`)."""
+    # The scalar and string builtins of the language (aten::add.int) are no torch functions.
+    # The list and dict builtins specialised for tensors (aten::sort.Tensor sorts a Tensor[])
+    # are eager too: no schema tells `sorted.Tensor(Tensor[]) -> Tensor[]` from
+    # `atleast_1d.Sequence(Tensor[]) -> Tensor[]`, and they accept only lists and dicts.
+    if schema.namespace != "aten":
+        return False
+    if not schema.arguments:
+        return not schema.is_vararg
+    return any(_mentions_tensor(a.type) for a in schema.arguments + schema.returns)
 
 
 class _NoMatch(Exception):

@@ -33,36 +33,36 @@ def _other(x: Any) -> Any:
 
 
 @functools.cache
-def _kernel(qualified: str, nargs: int) -> Callable:
-    """The kernel of operator `qualified` called with its first `nargs` arguments, the
-    others taking their schema defaults."""
+def _kernel(qualified: str, nargs: int) -> tuple[Callable, tuple]:
+    """The kernel of operator `qualified` and the schema defaults of its arguments after
+    the first `nargs` (a call passes them: one argument per schema argument)."""
     o = find(qualified)
     rest = o.schema.arguments[nargs:]
     if any(not a.has_default for a in rest):
         raise TypeError(f"{qualified} needs more than {nargs} arguments")
-    if not rest:
-        return o.kernel
-    defaults = tuple(a.default for a in rest)
-    kernel = o.kernel
-    return lambda *args: kernel(*args, *defaults)
+    return o.kernel, tuple(a.default for a in rest)
 
 
 def _binary(qualified: str, reflected: bool = False) -> Callable:
     k: Any = None          # the kernel, found by schema name on the first call
+    rest: tuple = ()
 
     def method(self: Tensor, other: Any) -> Any:
-        nonlocal k
+        nonlocal k, rest
         o = _other(other)
         if o is NotImplemented:
             return NotImplemented
         if k is None:
-            k = _kernel(qualified, 2)
-        return k(o, self) if reflected else k(self, o)
+            k, rest = _kernel(qualified, 2)
+        return k(o, self, *rest) if reflected else k(self, o, *rest)
     return method
 
 
 def _unary(qualified: str) -> Callable:
-    return lambda self: _kernel(qualified, 1)(self)
+    def method(self: Tensor) -> Any:
+        k, rest = _kernel(qualified, 1)
+        return k(self, *rest)
+    return method
 
 
 # Python operator -> (operator, reflected). The kernels take Tensors and Python numbers
@@ -117,13 +117,14 @@ _install()
 
 
 # --- dtype conversion shorthands ---------------------------------------------------------
-def _to_dtype() -> Callable:
-    return _kernel("aten::to.dtype", 2)
+def _to_dtype(self: Tensor, dt: D.dtype) -> Tensor:
+    k, rest = _kernel("aten::to.dtype", 2)
+    return k(self, dt, *rest)
 
 
 def _caster(dt: D.dtype) -> Callable:
     def method(self: Tensor, memory_format: Any = None) -> Tensor:
-        return _to_dtype()(self, dt)
+        return _to_dtype(self, dt)
     method.__doc__ = f"self converted to {dt} (self when it already is)."
     return method
 
@@ -144,7 +145,7 @@ def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype not in names:
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = names[dtype]
-    return _to_dtype()(self, D.as_dtype(dtype))
+    return _to_dtype(self, D.as_dtype(dtype))
 
 
 Tensor.type = _type  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ hostile archive can tell what was rejected and where.
 """
 from __future__ import annotations
 
+import pickle
 from typing import Optional
 
 from tsjit.ir.diagnostics import TsjitError
@@ -27,3 +28,17 @@ class UnpicklingError(ArchiveError):
 
 class PicklingError(ArchiveError):
     """A value cannot be written as a TorchScript pickle (unsupported type, cycle, ...)."""
+
+
+class CheckpointError(ArchiveError, RuntimeError):
+    """A torch.save file cannot be loaded: damaged, or not one (a RuntimeError, as PyTorch's)."""
+
+
+class NotACheckpointError(CheckpointError, ValueError):
+    """A file given where a torch.save zip checkpoint is expected is another kind of file."""
+
+
+class WeightsOnlyError(UnpicklingError, pickle.UnpicklingError):
+    """A checkpoint names a global outside the allow-list: refused, nothing was called.
+
+    Both a tsjit error and a `pickle.UnpicklingError`, as PyTorch raises."""

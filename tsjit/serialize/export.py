@@ -7,7 +7,8 @@
     <top>/code/<path>.py.debug_pkl   source-range records
     <top>/constants/0 ...       storages of tensor constants in code
     <top>/constants.pkl         the tuple of tensor constants (`CONSTANTS.cN`)
-    <top>/version               the format version
+    <top>/version               the format version (versions before 6)
+    <top>/.data/version         the format version (from version 6 on)
     <top>/byteorder             "little"
     <top>/.data/serialization_id   an id derived from the content (so saves are repeatable)
 

@@ -24,6 +24,7 @@ from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
 from .errors import ArchiveError
 from .extra_files import fill_extra_files
+from .tensor_views import tensor_array
 from .rebuild import FILLED, NO_SHELL, Plan, Rebuilder
 from .unpickler import unpickle
 from .versions import MAX_SUPPORTED_VERSION, MIN_VERSION
@@ -82,7 +83,6 @@ _STORAGE_DTYPES: dict[P.Global, tuple[Any, Optional[np.dtype]]] = {
     for cls, name in P.STORAGE_DTYPES.items()}
 
 
-_INT = {int}
 # (numpy's module has a __getattr__, so Python looks its attributes up the slow way each
 # time: the functions used for every tensor are taken once)
 _FROMBUFFER = np.frombuffer
@@ -99,72 +99,10 @@ def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
         requires_grad = len(args) > 4 and args[4]
     if type(pid) is not P.PersistentId:
         raise ArchiveError(f"tensor record without a storage in {where}")
-    storage = storages.get(pid.pid, where)
-    a = _usual_array(storage, offset, size, stride)
-    if a is None:
-        a = _strided(storage, offset, size, stride, where)
-    t = Tensor._wrap(a)       # (the storage's element type is one tensors hold)
+    t = Tensor._wrap(tensor_array(storages.get(pid.pid, where), offset, size, stride, where))       # (the storage's element type is one tensors hold)
     if requires_grad:
         t.requires_grad = True
     return t
-
-
-def _usual_array(storage: np.ndarray, offset: Any, size: Any,
-                 stride: Any) -> Optional[np.ndarray]:
-    """A tensor's array if it is a vector or matrix laid out as PyTorch lays out new ones,
-    checked with a few comparisons; None for `_strided` to make the others.
-
-    What this accepts (exact ints, none negative, the elements inside the storage)
-    `_strided` accepts too, and makes the same array of.
-    """
-    if type(size) is not tuple or type(offset) is not int or offset < 0:
-        return None
-    if len(size) == 2:
-        rows, cols = size
-        if stride == (cols, 1) and type(rows) is int and type(cols) is int and \
-                type(stride[0]) is int and type(stride[1]) is int and rows > 0 and cols > 0:
-            end = offset + rows * cols
-            n = len(storage)    # (its size: storages are vectors; a cheaper call)
-            if end == n and offset == 0:
-                return storage.reshape(size)     # (the whole storage: no slice first)
-            if end <= n:
-                return storage[offset:end].reshape(size)
-    elif len(size) == 1:
-        n = size[0]
-        if stride == (1,) and type(n) is int and type(stride[0]) is int and n > 0 and \
-                offset + n <= len(storage):
-            return storage[offset:offset + n]
-    return None
-
-
-def _strided(storage: np.ndarray, offset: Any, size: Any, stride: Any, where: str) -> np.ndarray:
-    """The tensor's array for any geometry; an error for a bad one."""
-    geometry = size + stride if type(size) is tuple and type(stride) is tuple else None
-    # (tuples of ints, checked with C loops rather than generators)
-    if geometry is None or type(offset) is not int or len(size) != len(stride) or \
-            not set(map(type, geometry)) <= _INT:
-        if not (isinstance(offset, int) and isinstance(size, (tuple, list)) and
-                isinstance(stride, (tuple, list)) and all(isinstance(x, int) for x in size) and
-                all(isinstance(x, int) for x in stride) and len(size) == len(stride)):
-            raise ArchiveError(f"bad tensor geometry in {where}")
-        geometry = tuple(size) + tuple(stride)
-    n = storage.size
-    if offset < 0 or (geometry and min(geometry) < 0):
-        raise ArchiveError(f"negative tensor geometry in {where}")
-    if 0 not in size:
-        last = offset + sum([(s - 1) * st for s, st in zip(size, stride)])
-        if last >= n:
-            raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
-                               f"storage has {n} elements")
-    if len(size) == 2 and stride == (size[1], 1) and size[0] and size[1]:
-        # (a matrix as PyTorch lays it out: a reshaped slice, made faster than an ndarray
-        # of explicit strides, and with the same strides)
-        return storage[offset:offset + size[0] * size[1]].reshape(size)
-    if len(size) == 1 and stride == (1,):
-        return storage[offset:offset + size[0]]
-    item = storage.itemsize
-    return np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
-                      strides=[s * item for s in stride])
 
 
 class _ObjectLoader(Rebuilder):
@@ -335,12 +273,13 @@ def read_version(reader: ArchiveReader) -> int:
 
 def load_module(path: Any, make_module: Callable[[Object], Any],
                 extra_files: Optional[dict] = None) -> Any:
-    """Load the module saved in archive `path` (a file name or the archive's bytes) as
-    `make_module(root object)` (jit/ passes its ScriptModule: serialize knows no jit/); each
-    key of the dict `extra_files` is set to the content of that extra/ file."""
+    """Load the module saved in archive `path` (a file name, the archive's bytes or its
+    open reader) as `make_module(root object)` (jit/ passes its ScriptModule: serialize
+    knows no jit/); each key of the dict `extra_files` is set to the content of that
+    extra/ file."""
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
-    reader = ArchiveReader(path)
+    reader = path if isinstance(path, ArchiveReader) else ArchiveReader(path)
     try:
         return _load(reader, make_module, extra_files)
     finally:

@@ -58,6 +58,13 @@ def unpickle(data: bytes, record_name: str, allowed: Optional[AllowFn] = None) -
                 allowed or default_allowed)
 
 
+def unpickle_prefix(data: Any, start: int, record_name: str,
+                    allowed: Optional[AllowFn] = None) -> tuple[Any, int]:
+    """The pickle at offset `start` of `data` (bytes or a mapping), and the offset after
+    its STOP: for files of several pickles and data (torch.save's legacy format)."""
+    return _machine(data, record_name, allowed or default_allowed, start)
+
+
 def disassemble(data: bytes, record_name: str) -> list[tuple[int, OpInfo, Any]]:
     """(offset, opcode, argument) of each opcode up to STOP, without running any."""
     return _scan(data if type(data) is bytes else bytes(data), record_name)
@@ -291,7 +298,8 @@ _DO: dict[str, str] = {
     "STACK_GLOBAL": "name = stack.pop()\n"
                     "stack[-1] = _global(stack[-1], name, allowed, record, op_pos)",
     "REDUCE": "args = stack.pop()\nfunc = stack[-1]\n"
-              "if type(func) is Global and type(args) is tuple: stack[-1] = Reduce(func, args, False)\n"
+              "if type(func) is Global and isinstance(args, tuple):\n"
+              "    stack[-1] = Reduce(func, tuple(args), False)\n"
               "else: stack[-1] = _reduce(func, args, record, op_pos)",
     "BUILD": "state = stack.pop()\n_build(stack[-1], state, built, record, op_pos)",
     "INST": _POP_MARK + "\ncls = _global(arg[0], arg[1], allowed, record, op_pos)\n"
@@ -357,9 +365,9 @@ def _rank(code: int) -> int:
 
 
 _LOOP_HEAD = """\
-def _machine(data, record, allowed):
+def _machine(data, record, allowed, pos):
     end = len(data)
-    pos = op_pos = 0
+    op_pos = pos
     stack = []
     metastack = []
     memo = {}
@@ -434,7 +442,7 @@ _machine = _compile(LOOP_SOURCE, "_machine")
 
 
 def _run(data: bytes, record: str, allowed: AllowFn) -> Any:
-    result, end = _machine(data, record, allowed)
+    result, end = _machine(data, record, allowed, 0)
     if end != len(data):
         raise _error(record, end, f"{len(data) - end} bytes of trailing data after STOP")
     return result
@@ -446,4 +454,4 @@ def _scanner() -> Callable:
 
 
 def _scan(data: bytes, record: str) -> list[tuple[int, OpInfo, Any]]:
-    return _scanner()(data, record, None)
+    return _scanner()(data, record, None, 0)

@@ -86,6 +86,7 @@ U16_MAX = 0xFFFF               # "see zip64" marker in 16-bit fields
 U32_MAX = 0xFFFFFFFF           # "see zip64" marker in 32-bit fields
 DEFLATE_LEVEL = 6              # zlib level for deflated records (no level matches miniz)
 RAW_DEFLATE_WBITS = -15        # zlib wbits for a raw deflate stream, 32 KiB window
+NO_CRC = 0                     # the CRC-32 field of a record written without one
 TAIL_READ = 16384              # bytes read from a file's end at open (where the directory is)
 
 
@@ -409,7 +410,8 @@ class ArchiveReader:
                 raise self._error(e, "deflate data does not match its size", e.data_offset)
         if len(data) != e.size:
             raise self._error(e, f"has {len(data)} bytes, the directory says {e.size}")
-        if zlib.crc32(data) != e.crc:
+        # (a CRC of 0: PyTorch's writer with `compute_crc32` off leaves them out)
+        if zlib.crc32(data) != e.crc and e.crc != NO_CRC:
             raise self._error(e, "CRC-32 mismatch (corrupted data)", e.data_offset)
         return data
 
@@ -425,6 +427,49 @@ class ArchiveReader:
             raise self._error(e, f"is compressed (method {e.method}); tensor storages must "
                                  "be stored uncompressed")
         return self._buf[at:at + central[5]]    # (stored: the size is the compressed size)
+
+    def record_size(self, name: str) -> int:
+        """The size of record `name` as the central directory says (nothing read)."""
+        try:
+            return self._relative[name][5]
+        except KeyError:
+            raise ArchiveError(f"no record {self.top}/{name} in {self.path}",
+                               record=f"{self.top}/{name}") from None
+
+    def readinto(self, name: str, out: Any) -> None:
+        """Copy stored record `name` into the writable buffer `out` (its size): read
+        from the file while it is open, so the pages of the mapping are not touched."""
+        view = self.storage_view(name)
+        target = memoryview(out).cast("B")
+        if len(target) != len(view):
+            raise ArchiveError(f"record {self.top}/{name} has {len(view)} bytes, not {len(target)}")
+        at = self._data_at[name]
+        done = 0
+        if self._fd >= 0 and len(view):
+            try:
+                while done < len(view):
+                    n = os.preadv(self._fd, [target[done:]], at + done)
+                    if n <= 0:
+                        break
+                    done += n
+            except (OSError, AttributeError):
+                done = 0
+        if done < len(view):
+            target[done:] = view[done:]
+
+    def view_at(self, name: str, data_offset: int) -> memoryview:
+        """A zero-copy view of stored record `name` whose data offset was computed rather
+        than read from its local header; checked to lie inside the record's area."""
+        central = self._relative[name]
+        if self._limits is None:
+            self._find_record_areas()
+        header, size = central[6], central[5]
+        if central[1] != METHOD_STORED or \
+                not header + _LOCAL_SIZE + len(central[0]) <= data_offset <= \
+                self._limits[central[0]] - size:
+            raise ArchiveError(f"record {self.top}/{name} does not lie at offset {data_offset} "
+                               f"of {self.path}")
+        return self._buf[data_offset:data_offset + size]
 
     def release_file(self) -> None:
         """Close the archive's file (the mapping stays): later reads go through the

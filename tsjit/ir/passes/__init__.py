@@ -1,5 +1,6 @@
 """IR passes: each a module with `run(graph) -> bool` (whether it changed the graph)."""
-from . import constant_pooling, constant_propagation, dead_code, inlining, peephole, simplify_control_flow
+from . import (constant_pooling, constant_propagation, dead_code, inlining, peephole,
+               simplify_control_flow)
 from .pipeline import Pass, run_pipeline, run_to_fixed_point
 
 # What every freshly compiled graph goes through, as PyTorch's cleanup passes do.
