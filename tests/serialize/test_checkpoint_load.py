@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tsjit
-from checkpoint_files import storage, tensor, write_checkpoint
+from tests.helpers.checkpoint_files import storage, tensor, write_checkpoint
 from tsjit.serialize import checkpoint_storages as S
 from tsjit.serialize.checkpoint_values import PickledObject
 from tsjit.serialize import pickle_format as P
