@@ -26,6 +26,8 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
+from ..ir.passes.inlining import inline_call
+from .parser import parse
 from .resolver import Resolver
 from .sugared import NamespaceValue, SugaredValue
 
@@ -187,8 +189,7 @@ def old_schemas(name: str, version: Optional[int]) -> dict[str, FunctionSchema]:
 
 def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange) -> Any:
     """Emit a call matched against an old schema as the upgrader's body, inlined."""
-    from ..ir.passes.inlining import inline_call
-    fn = function(_BY_SCHEMA[id(schema)])
+    fn = function(_BY_SCHEMA[id(schema)], type(c))
     ref = c.emit_function_constant(fn, rng)
     n = c.insert("prim::CallFunction", [ref] + list(inputs),
                  [r.type for r in fn.schema.returns], rng)
@@ -209,13 +210,17 @@ class _UpgraderResolver(Resolver):
 _CU = CompilationUnit()
 
 
-@lru_cache(maxsize=None)
-def function(u: Upgrader) -> Function:
-    """The upgrader's compiled function (compiled once per process)."""
-    from .compiler import FunctionCompiler
-    from .parser import parse
-    d = parse(u.source, f"<upgrader {u.operator}>").body[0]
-    fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
-    fn.source_def = d
-    FunctionCompiler(_CU, _UpgraderResolver(), fn, d).compile()
+_FUNCTIONS: dict[Upgrader, Function] = {}
+
+
+def function(u: Upgrader, compiler: Any) -> Function:
+    """The upgrader's function, compiled once per process by `compiler` (the compiler class
+    of the code being upgraded: this module does not import the compiler, which imports it)."""
+    fn = _FUNCTIONS.get(u)
+    if fn is None:
+        d = parse(u.source, f"<upgrader {u.operator}>").body[0]
+        fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
+        fn.source_def = d
+        compiler(_CU, _UpgraderResolver(), fn, d).compile()
+        _FUNCTIONS[u] = fn
     return fn
