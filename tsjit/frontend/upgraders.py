@@ -26,6 +26,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
+from ..ir.node_kinds import prim
 from ..ir.passes.inlining import inline_call
 from .parser import parse
 from .resolver import Resolver
@@ -191,7 +192,7 @@ def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange
     """Emit a call matched against an old schema as the upgrader's body, inlined."""
     fn = function(_BY_SCHEMA[id(schema)], type(c))
     ref = c.emit_function_constant(fn, rng)
-    n = c.insert("prim::CallFunction", [ref] + list(inputs),
+    n = c.insert(prim.CallFunction, [ref] + list(inputs),
                  [r.type for r in fn.schema.returns], rng)
     n.schema = fn.schema
     n.callee = fn
