@@ -39,8 +39,8 @@ def test_archive_summary_matches_the_loaded_module():
     assert ops["aten::linear"] is True and "prim::RaiseException" in ops
 
 
-def test_an_unknown_operator_is_reported_missing(tmp_path):
-    # rewrite one call in the archive's code to an operator nobody has
+def with_renamed_operator(tmp_path):
+    """model_mlp with its calls of torch.relu renamed to an operator nobody has."""
     from tsjit.serialize import ArchiveReader, ArchiveWriter
     src = ArchiveReader(case_path("model_mlp"))
     out = tmp_path / "m.pt"
@@ -53,6 +53,11 @@ def test_an_unknown_operator_is_reported_missing(tmp_path):
                 data = data.replace(b"torch.relu(", b"torch.no_such_op_xyz(")
             w.write_record(name, data)
     assert renamed
+    return out
+
+
+def test_an_unknown_operator_is_reported_missing(tmp_path):
+    out = with_renamed_operator(tmp_path)
     ops = {o["name"]: o["available"] for o in _validated(out)["operators"]}
     assert ops["aten::no_such_op_xyz"] is False
     assert "MISSING" in tsjit("info", out).stdout

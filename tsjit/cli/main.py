@@ -5,13 +5,13 @@ import argparse
 import sys
 from typing import Optional
 
-from . import code, graph, info, list_records, roundtrip, run
+from . import check, code, graph, info, list_records, roundtrip, run, weights
 from .boundary import OK, USAGE, run_guarded
 
 # Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code;
 # they import what they need inside run(), so this list costs nothing to import.
-COMMANDS = {"info": info, "list": list_records, "code": code, "graph": graph, "run": run,
-            "roundtrip": roundtrip}
+COMMANDS = {"info": info, "check": check, "list": list_records, "code": code, "graph": graph, "run": run,
+            "roundtrip": roundtrip, "weights": weights}
 
 EPILOG = """exit codes: 0 ok, 1 error (one line `tsjit: error: ...`), 2 usage error.
 --debug (anywhere) shows the Python traceback of an error.
