@@ -33,6 +33,11 @@ def test_the_table_names_every_kind_once():
     assert all(name == f"prim::{attr}" for attr, name in vars(prim).items() if not attr.startswith("_"))
 
 
+# The operator tables are a leaf module (tests/frontend/test_import_graph.py): there the
+# name is what archive code calls (`ops.prim.RaiseException`), spelled as text.
+_SPELLED_AS_CALL_NAMES = {(os.path.join("frontend", "operators.py"), "prim::RaiseException")}
+
+
 def test_no_kind_of_the_table_is_spelled_as_a_string_elsewhere():
     root = os.path.join(os.path.dirname(__file__), "..", "..", "tsjit")
     literal = re.compile(r'"(%s)"' % "|".join(re.escape(k) for k in KINDS))
@@ -42,7 +47,9 @@ def test_no_kind_of_the_table_is_spelled_as_a_string_elsewhere():
             path = os.path.join(folder, f)
             if f.endswith(".py") and f != "node_kinds.py":
                 with open(path, encoding="utf-8") as fh:
-                    found += [f"{os.path.relpath(path, root)}: {m.group(1)}" for m in literal.finditer(fh.read())]
+                    rel = os.path.relpath(path, root)
+                    found += [f"{rel}: {m.group(1)}" for m in literal.finditer(fh.read())
+                              if (rel, m.group(1)) not in _SPELLED_AS_CALL_NAMES]
     assert not found, "use ir.node_kinds.prim instead of string literals:\n" + "\n".join(found)
 
 

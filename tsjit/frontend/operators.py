@@ -1,12 +1,9 @@
 """The operator tables: Python operator syntax -> the schema name it calls.
 
-A leaf module (it imports only the IR's node-kind names), so the expression and
-statement halves of the compiler, and anything else that lowers operators, read the
-same tables.
+A leaf module (it imports nothing of tsjit), so the expression and statement halves
+of the compiler, and anything else that lowers operators, read the same tables.
 """
 from __future__ import annotations
-
-from ..ir.node_kinds import prim
 
 # `a + b`, and `a += b` (whose in-place form is the name plus "_" on tensors).
 BINARY_OPS = {
@@ -38,6 +35,6 @@ MAGIC_METHODS = {
 }
 
 # Operators with no registered schema that the frontend lowers itself.
-SPECIAL_OPS = {prim.RaiseException}
+SPECIAL_OPS = {"prim::RaiseException"}
 
 __all__ = ["BINARY_OPS", "UNARY_OPS", "COMPARE_OPS", "MAGIC_METHODS", "SPECIAL_OPS"]

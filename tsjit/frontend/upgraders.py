@@ -26,6 +26,8 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function
 from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
+from ..ir.node_kinds import prim
+from ..ir.passes.inlining import inline_call
 from .resolver import Resolver
 from .sugared import NamespaceValue, SugaredValue
 
@@ -187,10 +189,11 @@ def old_schemas(name: str, version: Optional[int]) -> dict[str, FunctionSchema]:
 
 def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange) -> Any:
     """Emit a call matched against an old schema as the upgrader's body, inlined."""
-    from ..ir.passes.inlining import inline_call
-    fn = function(_BY_SCHEMA[id(schema)])
+    # the caller is a FunctionCompiler: it compiles the upgrader's body (so this module needs
+    # no compiler import, and compiler -> emitter -> upgraders has no way back)
+    fn = function(_BY_SCHEMA[id(schema)], type(c))
     ref = c.emit_function_constant(fn, rng)
-    n = c.insert("prim::CallFunction", [ref] + list(inputs),
+    n = c.insert(prim.CallFunction, [ref] + list(inputs),
                  [r.type for r in fn.schema.returns], rng)
     n.schema = fn.schema
     n.callee = fn
@@ -210,12 +213,11 @@ _CU = CompilationUnit()
 
 
 @lru_cache(maxsize=None)
-def function(u: Upgrader) -> Function:
-    """The upgrader's compiled function (compiled once per process)."""
-    from .compiler import FunctionCompiler
+def function(u: Upgrader, compiler: Any) -> Function:
+    """The upgrader's function compiled by `compiler` (a FunctionCompiler class), once per process."""
     from .parser import parse
     d = parse(u.source, f"<upgrader {u.operator}>").body[0]
     fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
     fn.source_def = d
-    FunctionCompiler(_CU, _UpgraderResolver(), fn, d).compile()
+    compiler(_CU, _UpgraderResolver(), fn, d).compile()
     return fn

@@ -5,8 +5,7 @@ PyTorch; rounding functions keep integer dtypes and reject bools.
 """
 from __future__ import annotations
 
-import math
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -16,18 +15,20 @@ from ..._tensor.kernel_util import float_result, not_implemented, quiet, to_np, 
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace
 
-_erf_f64 = np.frompyfunc(math.erf, 1, 1)
-_erfc_f64 = np.frompyfunc(math.erfc, 1, 1)
+def _special() -> Any:
+    # scipy.special costs ~0.1 s to import: only models that use erf pay it, at their first call
+    import scipy.special
+    return scipy.special
 
 
 def erf_array(a: np.ndarray) -> np.ndarray:
-    """erf of a float array, exact to double precision (numpy has no erf)."""
-    return np.asarray(_erf_f64(a.astype(np.float64)), np.float64).astype(a.dtype, copy=False)
+    """erf of a float array in its own precision (numpy has no erf; scipy's is vectorised)."""
+    return _special().erf(a).astype(a.dtype, copy=False)
 
 
 def erfc_array(a: np.ndarray) -> np.ndarray:
-    """erfc of a float array, exact to double precision."""
-    return np.asarray(_erfc_f64(a.astype(np.float64)), np.float64).astype(a.dtype, copy=False)
+    """erfc of a float array in its own precision."""
+    return _special().erfc(a).astype(a.dtype, copy=False)
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
