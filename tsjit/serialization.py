@@ -156,6 +156,21 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     return value
 
 
+def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False,
+         _extra_files: Optional[dict] = None) -> None:
+    """Write `obj` to `f` (a path, replaced atomically, or a binary file object) as
+    torch.save does: a scripted module as a TorchScript archive (as tsjit.jit.save); any
+    other value as a checkpoint torch.load reads, in the zip format (storages aligned to
+    `config.save.storage_alignment`) or, with `_use_new_zipfile_serialization=False`, the
+    legacy one. See docs/checkpoints.md."""
+    from .serialize.checkpoint_save import save as save_value
+    save_value(obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization,
+               _disable_byteorder_record, _extra_files,
+               storage_alignment=config.save.storage_alignment,
+               compute_crc32=config.save.compute_crc32)
+
+
 def _first_bytes(source: Any) -> bytes:
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:
@@ -191,4 +206,4 @@ def __getattr__(name: str) -> Any:
 __all__ = ["LoadEndianness", "PickledObject", "add_safe_globals", "clear_safe_globals", "get_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint", "set_default_mmap_options",
            "get_default_mmap_options", "set_default_load_endianness",
-           "get_default_load_endianness", "load"]
+           "get_default_load_endianness", "load", "save"]

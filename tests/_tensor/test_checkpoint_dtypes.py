@@ -169,3 +169,13 @@ def test_byte_round_trip_without_torch(name):
     assert str(t.dtype) == f"torch.{name}"
     assert t.view(tsjit.uint8).numpy().tobytes() == raw
     assert t.clone().view(tsjit.uint8).numpy().tobytes() == raw
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "add_int", "sub_float"])
+def test_float4_pairs_have_no_arithmetic(op):
+    t = tsjit.arange(4, dtype=tsjit.uint8).view(tsjit.float4_e2m1fn_x2)
+    other = {"add": t, "mul": t, "add_int": 1, "sub_float": 1.5}[op]
+    fn = {"add": lambda: t + other, "mul": lambda: t * other, "add_int": lambda: t + other,
+          "sub_float": lambda: t - other}[op]
+    with pytest.raises(NotImplementedError, match="not implemented for 'Float4_e2m1fn_x2'"):
+        fn()

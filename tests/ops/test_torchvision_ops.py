@@ -1,5 +1,5 @@
 """torchvision's operators: hand-checked cases, and nms / roi_align against the Python kernels
-of tests/zoo/tv_shim.py (torchvision's CPU algorithms, run by PyTorch) when torch is installed."""
+of tests/helpers/zoo_tv_shim.py (torchvision's CPU algorithms, run by PyTorch) when torch is installed."""
 from __future__ import annotations
 
 import math
@@ -135,7 +135,7 @@ def shim():
     import importlib.util
     import os
     if not hasattr(torch.ops, "torchvision") or not hasattr(torch.ops.torchvision, "roi_align"):
-        path = os.path.join(os.path.dirname(__file__), "..", "zoo", "tv_shim.py")
+        path = os.path.join(os.path.dirname(__file__), "..", "helpers", "zoo_tv_shim.py")
         spec = importlib.util.spec_from_file_location("tsjit_zoo_tv_shim", path)
         mod = importlib.util.module_from_spec(spec)
         try:

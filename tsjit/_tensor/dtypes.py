@@ -16,8 +16,11 @@ from __future__ import annotations
 import builtins
 from typing import Any, Optional
 
-import ml_dtypes
 import numpy as np
+
+
+_ML = "ml_dtypes"     # the numpy type of a dtype comes from ml_dtypes
+_FLOAT4_X2 = 45       # float4_e2m1fn_x2's code
 
 
 class dtype(int):
@@ -37,7 +40,9 @@ class dtype(int):
         d = int.__new__(cls, code)
         d.name = name              # "float32"
         d.cname = cname            # "Float": the C++ spelling PyTorch's messages use
-        d.np = np.dtype(np_dtype) if np_dtype else None
+        # the numpy element type; _ML: ml_dtypes' type of the same name, looked up when
+        # first needed (importing ml_dtypes costs as much as the rest of tsjit's import)
+        d._np = None if np_dtype is _ML else np.dtype(np_dtype)
         d.itemsize = itemsize
         d.kind = kind              # "b" bool, "i" integral, "f" floating, "c" complex
         d.is_signed = signed
@@ -46,6 +51,15 @@ class dtype(int):
         d.storage = storage
         cls._by_code[code] = d
         return d
+
+    @property
+    def np(self) -> np.dtype:
+        """The numpy dtype that stores tensors of this dtype."""
+        nd = self._np
+        if nd is None:
+            _load_ml_dtypes()
+            nd = self._np
+        return nd
 
     @property
     def is_floating_point(self) -> bool:
@@ -59,7 +73,7 @@ class dtype(int):
     def is_float8(self) -> bool:
         """Whether it is one of the 8-bit floating types, which PyTorch promotes with no
         other dtype."""
-        return self.kind == "f" and self.itemsize == 1 and self.np.fields is None
+        return self.kind == "f" and self.itemsize == 1 and int(self) != _FLOAT4_X2
 
     def to_real(self) -> "dtype":
         """The real counterpart of a complex dtype (itself otherwise)."""
@@ -92,27 +106,27 @@ int64 = dtype._define(4, "int64", "Long", "int64", 8, "i", True, "LongStorage")
 float16 = dtype._define(5, "float16", "Half", "float16", 2, "f", True, "HalfStorage")
 float32 = dtype._define(6, "float32", "Float", "float32", 4, "f", True, "FloatStorage")
 float64 = dtype._define(7, "float64", "Double", "float64", 8, "f", True, "DoubleStorage")
-complex32 = dtype._define(8, "complex32", "ComplexHalf", ml_dtypes.complex32, 4, "c", True)
+complex32 = dtype._define(8, "complex32", "ComplexHalf", _ML, 4, "c", True)
 complex64 = dtype._define(9, "complex64", "ComplexFloat", "complex64", 8, "c", True,
                           "ComplexFloatStorage")
 complex128 = dtype._define(10, "complex128", "ComplexDouble", "complex128", 16, "c", True,
                            "ComplexDoubleStorage")
 bool_ = dtype._define(11, "bool", "Bool", "bool", 1, "b", False, "BoolStorage")
-bfloat16 = dtype._define(15, "bfloat16", "BFloat16", ml_dtypes.bfloat16, 2, "f", True,
+bfloat16 = dtype._define(15, "bfloat16", "BFloat16", _ML, 2, "f", True,
                          "BFloat16Storage")
-float8_e5m2 = dtype._define(23, "float8_e5m2", "Float8_e5m2", ml_dtypes.float8_e5m2, 1, "f",
+float8_e5m2 = dtype._define(23, "float8_e5m2", "Float8_e5m2", _ML, 1, "f",
                             True)
-float8_e4m3fn = dtype._define(24, "float8_e4m3fn", "Float8_e4m3fn", ml_dtypes.float8_e4m3fn,
+float8_e4m3fn = dtype._define(24, "float8_e4m3fn", "Float8_e4m3fn", _ML,
                               1, "f", True)
 float8_e5m2fnuz = dtype._define(25, "float8_e5m2fnuz", "Float8_e5m2fnuz",
-                                ml_dtypes.float8_e5m2fnuz, 1, "f", True)
+                                _ML, 1, "f", True)
 float8_e4m3fnuz = dtype._define(26, "float8_e4m3fnuz", "Float8_e4m3fnuz",
-                                ml_dtypes.float8_e4m3fnuz, 1, "f", True)
+                                _ML, 1, "f", True)
 uint16 = dtype._define(27, "uint16", "UInt16", "uint16", 2, "i", False)
 uint32 = dtype._define(28, "uint32", "UInt32", "uint32", 4, "i", False)
 uint64 = dtype._define(29, "uint64", "UInt64", "uint64", 8, "i", False)
 float8_e8m0fnu = dtype._define(44, "float8_e8m0fnu", "Float8_e8m0fnu",
-                               ml_dtypes.float8_e8m0fnu, 1, "f", False)
+                               _ML, 1, "f", False)
 # Two float4_e2m1fn in a byte: no numpy type, so a record type of one uint8 field whose
 # name says what it holds (distinct from uint8, and refused by numpy's arithmetic).
 float4_e2m1fn_x2 = dtype._define(45, "float4_e2m1fn_x2", "Float4_e2m1fn_x2",
@@ -136,14 +150,22 @@ _ALIASES.update(half=float16, float=float32, double=float64, short=int16, int=in
                 long=int64, cfloat=complex64, cdouble=complex128, chalf=complex32)
 ALL_DTYPES: tuple[dtype, ...] = tuple(dtype._by_code.values())
 
-_NP_TO_DTYPE: dict[np.dtype, dtype] = {d.np: d for d in dtype._by_code.values()}
+_NP_TO_DTYPE: dict[np.dtype, dtype] = {
+    d._np: d for d in dtype._by_code.values() if d._np is not None}
 
 # numpy types numpy computes with, for the element types of ml_dtypes (which convert
 # exactly) and for the raw float4 pairs (their bytes)
-_NATIVE: dict[np.dtype, np.dtype] = {
-    d.np: (np.dtype(np.uint8) if d in RAW_DTYPES else
-           np.dtype(np.complex64) if d.kind == "c" else np.dtype(np.float32))
-    for d in dtype._by_code.values() if d.np.kind not in "biufc"}
+_NATIVE: dict[np.dtype, np.dtype] = {float4_e2m1fn_x2.np: np.dtype(np.uint8)}
+
+
+def _load_ml_dtypes() -> None:
+    """Give the dtypes numpy lacks their ml_dtypes types."""
+    import ml_dtypes
+    for d in dtype._by_code.values():
+        if d._np is None:
+            d._np = np.dtype(getattr(ml_dtypes, d.name))
+            _NP_TO_DTYPE[d._np] = d
+            _NATIVE[d._np] = np.dtype(np.complex64 if d.kind == "c" else np.float32)
 
 
 def convert(a: np.ndarray, dt: "dtype") -> np.ndarray:
@@ -238,8 +260,16 @@ def as_dtype(x: Any) -> dtype:
 
 def from_numpy_dtype(nd: np.dtype) -> dtype:
     """The dtype of numpy dtype `nd`; raises TypeError for types tensors cannot hold."""
-    d = _NP_TO_DTYPE.get(np.dtype(nd).newbyteorder("=") if np.dtype(nd).byteorder not in "=|"
-                         else np.dtype(nd))
+    d = _NP_TO_DTYPE.get(nd)
+    if d is not None:
+        return d
+    nd = np.dtype(nd)
+    if nd.byteorder not in "=|":
+        nd = nd.newbyteorder("=")
+    d = _NP_TO_DTYPE.get(nd)
+    if d is None and nd.isbuiltin == 2 and bfloat16._np is None:   # (2: a user-defined type)
+        _load_ml_dtypes()       # an ml_dtypes array met before tsjit needed ml_dtypes
+        d = _NP_TO_DTYPE.get(nd)
     if d is None:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(nd).name}. The only supported "
@@ -361,6 +391,9 @@ def result_type(*operands: Any) -> dtype:
     r = _combine(dim_r, _combine(zero_r, wrap_r))
     if r is None:
         raise TypeError("result_type needs at least one operand")
+    if r in RAW_DTYPES:
+        # packed float4 pairs have no arithmetic (nor a promotion with anything else)
+        raise NotImplementedError(f'"arithmetic" not implemented for \'{r.cname}\'')
     return r
 
 

@@ -61,6 +61,15 @@ class SparseTensor:
         self.dtype = parts[-1].dtype    # (the values)
         self.requires_grad = False
 
+    @property
+    def parts(self) -> tuple:
+        """The index and value tensors, in PyTorch's order (what a checkpoint stores)."""
+        return self._parts
+
+    def is_coalesced(self) -> bool:
+        """Whether COO indices are known sorted and unique (made by `to_sparse()`)."""
+        return getattr(self, "coalesced", False)
+
     def size(self) -> Size:
         """The dense shape."""
         return self.shape
@@ -146,3 +155,26 @@ def sparse_tensor(kind: layout, parts: tuple, shape: Any) -> SparseTensor:
     if not ok:
         raise ValueError(f"{kind} indices do not match their values or the shape")
     return SparseTensor(kind, parts, shape)
+
+
+def to_sparse(t: Tensor) -> SparseTensor:
+    """`t.to_sparse()`: the COO form of dense tensor `t`, its nonzero elements in row-major
+    order (coalesced, as PyTorch's)."""
+    a = t._a
+    nz = np.nonzero(a)
+    indices = np.array(nz, dtype=np.int64).reshape(a.ndim, -1)
+    s = SparseTensor(sparse_coo, (Tensor._wrap(indices), Tensor._wrap(a[nz].copy())), a.shape)
+    s.coalesced = True
+    return s
+
+
+def to_sparse_csr(t: Tensor) -> SparseTensor:
+    """`t.to_sparse_csr()`: the CSR form of matrix `t`."""
+    a = t._a
+    if a.ndim != 2:
+        raise RuntimeError(f"to_sparse_csr: expected a 2-D tensor, got {a.ndim}-D")
+    rows, cols = np.nonzero(a)
+    crow = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=a.shape[0]))])
+    parts = (Tensor._wrap(crow.astype(np.int64)), Tensor._wrap(cols.astype(np.int64)),
+             Tensor._wrap(a[rows, cols].copy()))
+    return SparseTensor(sparse_csr, parts, a.shape)

@@ -56,9 +56,15 @@ _ndarray = np.ndarray
 
 
 def _root(a: np.ndarray) -> np.ndarray:
-    while isinstance(a.base, np.ndarray):
-        a = a.base
-    return a
+    """The array whose memory `a` views (its storage): the end of the `.base` chain, which
+    goes through numpy's as_strided wrappers (they hold the array they view as `.base`)."""
+    while True:
+        b = a.base
+        if not isinstance(b, np.ndarray):
+            b = getattr(b, "base", None)     # as_strided's wrapper, or the end
+            if not isinstance(b, np.ndarray):
+                return a
+        a = b
 
 
 class Tensor:
@@ -434,6 +440,9 @@ def wrap_dim(dim: int, ndim: int) -> int:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
     return dim + n if dim < 0 else dim
+
+
+storage_root = _root
 
 
 def is_tensor(x: Any) -> bool:

@@ -21,8 +21,6 @@ import os
 import re
 from typing import Any, Optional
 
-import numpy as np
-
 from ..interpreter import Object, call_function
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange
@@ -33,60 +31,15 @@ from .debug_info import DebugRecord, DebugSource, encode_debug_info
 from .errors import ArchiveError
 from .extra_files import normalize_extra_files, read_extra_files
 from .pickler import pickle_value
+from .tensor_storages import StorageTable
 from .versions import format_version, version_record
 from .zip_archive import ArchiveWriter
-
-STORAGE_CLASS = {v: k for k, v in P.STORAGE_DTYPES.items()}  # dtype name -> "FloatStorage"
-
-
-class _Storages:
-    """Tensor storages, numbered in order of first use; tensors sharing memory share one."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-        self.records: list[tuple[str, bytes]] = []
-        self.by_root: dict[tuple[int, str], P.PersistentId] = {}
-        self.keep: list[Any] = []   # roots stay alive so their ids stay unique
-
-    def tensor(self, t: Tensor) -> P.Reduce:
-        a = t._a
-        dt = str(t.dtype).replace("torch.", "")
-        root = a
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        if root.dtype != a.dtype or not root.flags.c_contiguous or \
-                not _within(a, root):
-            root = np.ascontiguousarray(a).copy()
-            a = root
-        key = (id(root), dt)
-        pid = self.by_root.get(key)
-        if pid is None:
-            name = str(len(self.records))
-            data = np.ascontiguousarray(root).reshape(-1)
-            self.records.append((f"{self.folder}/{name}", data.tobytes()))
-            self.keep.append(root)
-            pid = P.PersistentId(("storage", P.Global("torch", STORAGE_CLASS[dt]), name, "cpu",
-                                  int(data.size)))
-            self.by_root[key] = pid
-        itemsize = a.itemsize
-        offset = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
-        size = tuple(int(s) for s in a.shape)
-        stride = tuple(int(s) // itemsize for s in a.strides)
-        args = (pid, int(offset), size, stride, bool(t.requires_grad),
-                P.Reduce(P.ORDERED_DICT, ()))
-        return P.Reduce(P.REBUILD_TENSOR_V2, args)
-
-
-def _within(a: np.ndarray, root: np.ndarray) -> bool:
-    lo = a.__array_interface__["data"][0]
-    base = root.__array_interface__["data"][0]
-    return base <= lo and (a.size == 0 or lo + a.itemsize <= base + root.nbytes)
 
 
 class _DataPickler:
     """Run-time values -> the neutral pickle model, typed by their static types."""
 
-    def __init__(self, storages: _Storages) -> None:
+    def __init__(self, storages: StorageTable) -> None:
         self.storages = storages
         self.objects: dict[int, P.Object] = {}
         self.tensors: dict[int, P.Reduce] = {}
@@ -181,7 +134,7 @@ def archive_top(path: Any) -> str:
 
 def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None) -> list[tuple[str, bytes, bool]]:
     """The (name, bytes, compress) records of the archive for module object `root`."""
-    storages = _Storages("data")
+    storages = StorageTable("data", torchscript=True)
     pickler = _DataPickler(storages)
     data = pickle_value(pickler.object(root))
     constants = ConstantTable()
@@ -189,16 +142,16 @@ def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None
     files = print_code_files(list(pickler.class_types.values()), constants)
     records: list[tuple[str, bytes, bool]] = [
         (f"extra/{name}", content, False) for name, content in (extra_files or {}).items()]
-    records.extend((n, b, False) for n, b in storages.records)
+    records.extend((n, b, False) for n, b in storages.records())
     records.append(("data.pkl", data, False))
     tags = [0]
     for f in files:
         records.append((f.path, f.text.encode("utf-8"), True))
         records.append((f.path + ".debug_pkl", _debug_pickle(f.ranges, f.text, tags), True))
-    const_storages = _Storages("constants")
+    const_storages = StorageTable("constants", torchscript=True)
     const_pickle = _DataPickler(const_storages)
     const_tuple = tuple(const_pickle.value(t, T.TensorType) for t in constants.tensors)
-    records.extend((n, b, False) for n, b in const_storages.records)
+    records.extend((n, b, False) for n, b in const_storages.records())
     records.append(("constants.pkl", pickle_value(const_tuple), False))
     version = format_version(root.type, files)
     records.append((version_record(version), f"{version}\n".encode(), False))

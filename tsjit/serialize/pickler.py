@@ -1,5 +1,6 @@
 """Write neutral pickle values (see `pickle_format`) the way PyTorch 2.13's TorchScript
-pickler does, protocol 2, byte for byte.
+pickler does, protocol 2, byte for byte; and (`pickle_python`) the way Python's own pickler
+writes them, which is what `torch.save` files hold.
 
 The conventions, learned from the archives PyTorch writes:
 
@@ -24,6 +25,7 @@ The conventions, learned from the archives PyTorch writes:
 """
 from __future__ import annotations
 
+import _compat_pickle
 import struct
 from typing import Any
 
@@ -307,3 +309,186 @@ def _encode_long(n: int) -> bytes:
     if n < 0 and nbytes > 1 and encoded[-1] == 0xFF and (encoded[-2] & 0x80):
         encoded = encoded[:-1]
     return encoded
+
+
+# ------------------------------------------------------------------------ Python's pickle
+
+# Python's pickler writes lists and dicts in APPENDS / SETITEMS batches of this many items.
+_PYTHON_BATCH = 1000
+_CODECS_ENCODE = Global("_codecs", "encode")
+_LATIN1 = "latin1"
+_PYTHON_PROTOCOLS = (2, 3)
+
+
+def pickle_python(obj: Any, protocol: int = 2) -> bytes:
+    """The pickle Python's pickler (and so `torch.save`) writes for neutral value `obj`,
+    protocol 2 or 3, byte for byte; values are memoized by identity as Python does."""
+    if protocol not in _PYTHON_PROTOCOLS:
+        raise PicklingError(f"pickle protocol {protocol} is not written (tsjit writes "
+                            "protocols 2 and 3; PyTorch's weights-only loader reads no "
+                            "protocol above 3)")
+    return _PythonPickler(protocol).dump(obj)
+
+
+class _PythonPickler(_Pickler):
+    """Python's conventions: every str, tuple, list, dict, global, reduction and object is
+    memoized (BINPUT) once, by identity, lists and dicts before their items; ints in the
+    fewest bytes; bytes as `_codecs.encode` below protocol 3; Python 3 module names mapped
+    back to Python 2's (`builtins` -> `__builtin__`) below protocol 3, as `fix_imports`."""
+
+    def __init__(self, protocol: int) -> None:
+        super().__init__()
+        self.protocol = protocol
+        self.keep: list[Any] = []        # memoized values stay alive: their ids stay unique
+        self.reduced_bytes: dict[int, Reduce] = {}
+
+    def dump(self, obj: Any) -> bytes:
+        try:
+            self.out += bytes((Op.PROTO, self.protocol))
+            self.save(obj, False)
+            self.out.append(Op.STOP)
+        except RecursionError:
+            raise PicklingError("value is nested too deeply to pickle") from None
+        return bytes(self.out)
+
+    def memoize(self, obj: Any) -> None:
+        self.objects[id(obj)] = self.put()
+        self.keep.append(obj)
+
+    def memo_get(self, obj: Any) -> bool:
+        index = self.objects.get(id(obj))
+        if index is None:
+            return False
+        self.get(index)
+        return True
+
+    def save_int(self, n: int) -> None:
+        if 0 <= n < _SHORT_LIMIT or _INT32_MIN <= n <= _INT32_MAX:
+            super().save_int(n)
+            return
+        encoded = _encode_long(n)
+        if len(encoded) < _BYTE_LIMIT:
+            self.out += bytes((Op.LONG1, len(encoded)))
+        else:
+            self.out.append(Op.LONG4)
+            self.out += _PACK_I4(len(encoded))
+        self.out += encoded
+
+    def save_str(self, s: str) -> None:
+        if self.memo_get(s):
+            return
+        encoded = s.encode("utf-8", "surrogatepass")
+        self.out.append(Op.BINUNICODE)
+        self.out += _PACK_U4(len(encoded))
+        self.out += encoded
+        self.memoize(s)
+
+    def save_bytes(self, b: bytes) -> None:
+        if self.protocol >= 3:
+            if self.memo_get(b):
+                return
+            super().save_bytes(b)
+            self.memoize(b)
+            return
+        red = self.reduced_bytes.get(id(b))
+        if red is None:
+            args = (b.decode("latin-1"), _LATIN1) if b else ()
+            red = Reduce(_CODECS_ENCODE if b else Global("builtins", "bytes"), args)
+            self.reduced_bytes[id(b)] = red
+            self.keep.append(b)
+        self.save_shared(red, False)
+
+    def save_global(self, g: Global) -> None:
+        if self.protocol < 3:
+            key = (g.module, g.name)
+            module, name = _compat_pickle.REVERSE_NAME_MAPPING.get(key, key)
+            module = _compat_pickle.REVERSE_IMPORT_MAPPING.get(module, module)
+            g = Global(module, name)
+        super().save_global(g)
+
+    def save_shared(self, obj: Any, literal: bool) -> None:
+        t = type(obj)
+        if t is tuple and not obj:
+            self.out.append(Op.EMPTY_TUPLE)
+            return
+        if self.memo_get(obj):
+            return
+        if t is tuple or t is MemoTuple:
+            self.save_python_tuple(obj)
+        elif t is list:
+            self.out.append(Op.EMPTY_LIST)
+            self.memoize(obj)
+            self.batch_appends(obj, len(obj) == 1)
+        elif t is dict:
+            self.out.append(Op.EMPTY_DICT)
+            self.memoize(obj)
+            self.batch_setitems(list(obj.items()), len(obj) == 1)
+        elif t is Reduce:
+            if type(obj.func) is not Global or not isinstance(obj.args, tuple):
+                raise PicklingError("a reduction needs a Global function and a tuple of "
+                                    "arguments")
+            self.save_global(obj.func)
+            self.save(obj.args, False)
+            self.out.append(Op.REDUCE)
+            self.memoize(obj)
+            self.after_reduction(obj.appended, obj.items, obj.state)
+        elif t is Object:
+            if type(obj.cls) is not Global:
+                raise PicklingError("an object's class must be a Global")
+            self.save_global(obj.cls)
+            self.save(tuple(obj.args), False)
+            self.out.append(Op.NEWOBJ)
+            self.memoize(obj)
+            self.after_reduction(obj.appended, obj.items, obj.state)
+        else:
+            if not isinstance(obj.pid, tuple):
+                raise PicklingError("a persistent id must be a tuple")
+            self.save(obj.pid, False)
+            self.out.append(Op.BINPERSID)
+
+    def save_python_tuple(self, items: tuple) -> None:
+        n = len(items)
+        if n <= 3:
+            for item in items:
+                self.save(item, False)
+            self.out.append((Op.TUPLE1, Op.TUPLE2, Op.TUPLE3)[n - 1])
+        else:
+            self.out.append(Op.MARK)
+            for item in items:
+                self.save(item, False)
+            self.out.append(Op.TUPLE)
+        self.memoize(items)
+
+    def after_reduction(self, appended: Any, items: Any, state: Any) -> None:
+        if appended:
+            self.batch_appends(list(appended), None)
+        if items:
+            self.batch_setitems(list(items), None)
+        if state is not None:
+            self.save(state, False)
+            self.out.append(Op.BUILD)
+
+    # `single`: True / False when the container alone decides between APPEND and APPENDS
+    # (a list or dict of one item / of any other length: its batches are all MARKed);
+    # None for the items after a reduction, where each batch of one is a single APPEND.
+    # (This is what CPython's C pickler, the one torch.save uses, does.)
+    def batch_appends(self, items: list, single: Any) -> None:
+        for start in range(0, len(items), _PYTHON_BATCH):
+            batch = items[start:start + _PYTHON_BATCH]
+            one = len(batch) == 1 if single is None else single
+            if not one:
+                self.out.append(Op.MARK)
+            for item in batch:
+                self.save(item, False)
+            self.out.append(Op.APPEND if one else Op.APPENDS)
+
+    def batch_setitems(self, pairs: list, single: Any) -> None:
+        for start in range(0, len(pairs), _PYTHON_BATCH):
+            batch = pairs[start:start + _PYTHON_BATCH]
+            one = len(batch) == 1 if single is None else single
+            if not one:
+                self.out.append(Op.MARK)
+            for k, v in batch:
+                self.save(k, False)
+                self.save(v, False)
+            self.out.append(Op.SETITEM if one else Op.SETITEMS)

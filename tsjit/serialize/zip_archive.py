@@ -40,6 +40,7 @@ import stat
 import struct
 import sys
 import tempfile
+import threading
 import zlib
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Optional, Union
@@ -90,10 +91,10 @@ NO_CRC = 0                     # the CRC-32 field of a record written without on
 TAIL_READ = 16384              # bytes read from a file's end at open (where the directory is)
 
 
-def pad_extra_length(header_end: int) -> int:
+def pad_extra_length(header_end: int, alignment: int = ALIGNMENT) -> int:
     """Length of PyTorch's padding extra field for a header whose name ends at `header_end`."""
-    length = ALIGNMENT - header_end % ALIGNMENT
-    return length + ALIGNMENT if length < EXTRA_HEADER.size else length
+    length = alignment - header_end % alignment
+    return length + alignment if length < EXTRA_HEADER.size else length
 
 
 def default_deflate(data: bytes) -> bytes:
@@ -160,29 +161,29 @@ class ArchiveWriter:
     `close()`, so an existing file is untouched if anything fails), a binary file object,
     or None to build the archive in memory (`to_bytes()`). `top`: if given, record names
     are relative to this folder. `deflate`: compressor for deflated records.
+    `alignment`: record data starts at a multiple of it (a power of two, at least 64);
+    `crc32=False` writes zero CRC-32s, as PyTorch does when told not to compute them.
+    `sync`: flush a path's file to disk before it is moved into place.
     """
 
     def __init__(self, target: Union[str, os.PathLike, IO[bytes], None] = None, *,
                  top: Optional[str] = None,
-                 deflate: Callable[[bytes], bytes] = default_deflate) -> None:
-        self._path: Optional[str] = None
-        self._tmp: Optional[str] = None
+                 deflate: Callable[[bytes], bytes] = default_deflate,
+                 alignment: int = ALIGNMENT, crc32: bool = True, sync: bool = True) -> None:
+        if alignment < ALIGNMENT or alignment & (alignment - 1) or alignment > 1 << 15:
+            raise ArchiveError(f"storage alignment {alignment!r} is not a power of two "
+                               "from 64 to 32768")
+        self._alignment = alignment
+        self._crc32 = crc32
+        self._sync = sync
         self._deflate = deflate
         self._top = top.strip("/") + "/" if top else ""
         self._records: list[_Written] = []
         self._names: set[str] = set()
         self._offset = 0
         self._state = "open"
-        if target is None:
-            self._file: IO[bytes] = io.BytesIO()
-        elif isinstance(target, (str, os.PathLike)):
-            self._path = os.fspath(target)
-            folder = os.path.dirname(os.path.abspath(self._path))
-            fd, self._tmp = tempfile.mkstemp(
-                dir=folder, prefix="." + os.path.basename(self._path) + ".", suffix=".tmp")
-            self._file = os.fdopen(fd, "wb")
-        else:
-            self._file = target
+        self._out = AtomicOutput(io.BytesIO() if target is None else target)
+        self._file: IO[bytes] = self._out.file
 
     def __enter__(self) -> "ArchiveWriter":
         return self
@@ -196,6 +197,10 @@ class ArchiveWriter:
     def _write(self, data: Union[bytes, memoryview]) -> None:
         self._file.write(data)
         self._offset += len(data)
+
+    def crcs(self) -> list[int]:
+        """The CRC-32s of the non-empty records written so far, in order."""
+        return [r.crc for r in self._records if r.size]
 
     def write_record(self, name: str, data: Union[bytes, bytearray, memoryview],
                      compress: bool = False) -> None:
@@ -219,22 +224,26 @@ class ArchiveWriter:
         size = view.nbytes
         method = METHOD_DEFLATED if compress and size > COMPRESS_MIN_SIZE else METHOD_STORED
         payload = self._deflate(bytes(view)) if method == METHOD_DEFLATED else view
-        crc = zlib.crc32(view)
+        crc = zlib.crc32(view) if self._crc32 else 0
         encoded = name.encode("utf-8")
         header_offset = self._offset
-        extra_len = pad_extra_length(header_offset + LOCAL_HEADER.size + len(encoded))
+        extra_len = pad_extra_length(header_offset + LOCAL_HEADER.size + len(encoded),
+                                     self._alignment)
         if max(size, len(payload), header_offset + extra_len + len(payload)) >= U32_MAX:
             raise ArchiveError(f"record {name!r} needs zip64 entries, which this writer "
                                "does not write (records and archives must be < 4 GiB)",
                                record=name)
         version = VERSION_NEEDED_DEFLATED if method == METHOD_DEFLATED else VERSION_NEEDED_STORED
-        self._write(LOCAL_HEADER.pack(LOCAL_HEADER_SIG, version, PYTORCH_FLAGS, method,
+        # an empty record has no data descriptor (PyTorch's writer: sizes and CRC are 0)
+        flags = PYTORCH_FLAGS if size else FLAG_UTF8
+        self._write(LOCAL_HEADER.pack(LOCAL_HEADER_SIG, version, flags, method,
                                       DOS_TIME, DOS_DATE, 0, 0, 0, len(encoded), extra_len))
         self._write(encoded)
         self._write(EXTRA_HEADER.pack(PAD_EXTRA_ID, extra_len - EXTRA_HEADER.size)
                     + PAD_BYTE * (extra_len - EXTRA_HEADER.size))
         self._write(payload)
-        self._write(DATA_DESCRIPTOR.pack(DATA_DESCRIPTOR_SIG, crc, len(payload), size))
+        if size:
+            self._write(DATA_DESCRIPTOR.pack(DATA_DESCRIPTOR_SIG, crc, len(payload), size))
         self._names.add(name)
         self._records.append(_Written(encoded, method, crc, len(payload), size, header_offset))
 
@@ -257,7 +266,8 @@ class ArchiveWriter:
             version = VERSION_NEEDED_DEFLATED if r.method == METHOD_DEFLATED \
                 else VERSION_NEEDED_STORED
             self._write(CENTRAL_HEADER.pack(
-                CENTRAL_HEADER_SIG, VERSION_MADE_BY, version, PYTORCH_FLAGS, r.method,
+                CENTRAL_HEADER_SIG, VERSION_MADE_BY, version,
+                PYTORCH_FLAGS if r.size else FLAG_UTF8, r.method,
                 DOS_TIME, DOS_DATE, r.crc, r.compressed_size, r.size, len(r.name), 0, 0,
                 0, 0, 0, r.header_offset))
             self._write(r.name)
@@ -269,28 +279,14 @@ class ArchiveWriter:
         self._write(ZIP64_LOCATOR.pack(ZIP64_LOCATOR_SIG, 0, zip64_offset, 1))
         self._write(EOCD.pack(EOCD_SIG, 0, 0, min(n, U16_MAX), min(n, U16_MAX),
                               min(cd_size, U32_MAX), min(cd_offset, U32_MAX), 0))
-        self._file.flush()
-        if self._tmp is not None:
-            os.fsync(self._file.fileno())
-            self._file.close()
-            _match_default_mode(self._tmp, self._path)
-            os.replace(self._tmp, self._path)   # atomic: readers see old or new file
-            self._tmp = None
+        self._out.commit(self._sync)
 
     def abort(self) -> None:
         """Give up: remove the temporary file; an existing target stays as it was."""
         if self._state == "closed":
             return
         self._state = "aborted"
-        if self._tmp is not None:
-            try:
-                self._file.close()
-            finally:
-                try:
-                    os.unlink(self._tmp)
-                except FileNotFoundError:
-                    pass
-                self._tmp = None
+        self._out.abort()
 
     def to_bytes(self) -> bytes:
         """The finished archive, when writing to memory (closes the writer if needed)."""
@@ -298,6 +294,66 @@ class ArchiveWriter:
             raise ArchiveError("to_bytes() needs a writer that writes to memory")
         self.close()
         return self._file.getvalue()
+
+
+class AtomicOutput:
+    """Where a file is written: for a path, a temporary file beside it that `commit()`
+    moves into place (readers see the old file or the whole new one, never part of it)
+    and `abort()` removes; a file object is written as it is."""
+
+    def __init__(self, target: Union[str, os.PathLike, IO[bytes]]) -> None:
+        self.path: Optional[str] = None
+        self.tmp: Optional[str] = None
+        if isinstance(target, (str, os.PathLike)):
+            self.path = os.fspath(target)
+            folder = os.path.dirname(os.path.abspath(self.path))
+            fd, self.tmp = tempfile.mkstemp(
+                dir=folder, prefix="." + os.path.basename(self.path) + ".", suffix=".tmp")
+            self.file: IO[bytes] = os.fdopen(fd, "wb")
+        else:
+            self.file = target
+
+    def commit(self, sync: bool = True) -> None:
+        """Finish: flush, and move a temporary file into place (after fsync if `sync`)."""
+        self.file.flush()
+        if self.tmp is not None:
+            if sync:
+                os.fsync(self.file.fileno())
+            self.file.close()
+            _match_default_mode(self.tmp, self.path)
+            old = _hold(self.path)
+            os.replace(self.tmp, self.path)   # atomic: readers see old or new file
+            self.tmp = None
+            if old is not None:
+                _release_later(old)
+
+    def abort(self) -> None:
+        """Remove the temporary file; an existing target stays as it was."""
+        if self.tmp is not None:
+            try:
+                self.file.close()
+            finally:
+                try:
+                    os.unlink(self.tmp)
+                except FileNotFoundError:
+                    pass
+                self.tmp = None
+
+
+def _hold(path: str) -> Optional[int]:
+    """A descriptor of the file at `path` (None if there is none), so that replacing it
+    does not free it yet."""
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+
+
+def _release_later(fd: int) -> None:
+    """Close the replaced file's descriptor on a background thread: that frees the file,
+    which costs about a millisecond per MiB on some filesystems (ext4 mounted with
+    `discard`), and the caller need not wait for it."""
+    threading.Thread(target=os.close, args=(fd,), daemon=True).start()
 
 
 def _match_default_mode(tmp: str, target: str) -> None:

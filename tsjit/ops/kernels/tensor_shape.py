@@ -18,6 +18,11 @@ from ..._tensor.tensor import Tensor, wrap_dim
 def strided_view(a: np.ndarray, shape: Sequence[int], strides_el: Sequence[int]) -> np.ndarray:
     """A view of `a`'s memory (starting at a's first element) with element strides."""
     it = a.itemsize
+    if a.dtype.isbuiltin != 1:
+        # numpy's as_strided cannot describe ml_dtypes' types: stride unsigned ints of
+        # the same size and view the result back
+        u = a.view(np.dtype(f"u{it}"))
+        return strided_view(u, shape, strides_el).view(a.dtype)
     return _np_as_strided(a, tuple(shape), tuple(s * it for s in strides_el),
                           writeable=a.flags.writeable)
 
