@@ -1,16 +1,13 @@
-"""A torch.save checkpoint (tsjit.save writes archives only), for the commands that must
-recognise one: {"w": float32 2x3, "b": int64 4}."""
+"""A torch.save checkpoint written by tsjit.save, for the commands that must recognise one:
+{"w": float32 2x3, "b": int64 4}."""
 import numpy as np
 import pytest
-
-from tests.helpers.checkpoint_files import storage, tensor, write_checkpoint
 
 
 @pytest.fixture(scope="session")
 def checkpoint(tmp_path_factory):
+    import tsjit
     path = tmp_path_factory.mktemp("ckpt") / "state.pt"
-    w, b = np.arange(6, dtype=np.float32), np.arange(4, dtype=np.int64)
-    model = {"w": tensor(storage("0", 6), 0, (2, 3), (3, 1)),
-             "b": tensor(storage("1", 4, "LongStorage"), 0, (4,), (1,))}
-    write_checkpoint(path, model, {"0": w.tobytes(), "1": b.tobytes()})
+    tsjit.save({"w": tsjit.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3)),
+                "b": tsjit.from_numpy(np.arange(4, dtype=np.int64))}, str(path))
     return path

@@ -6,7 +6,7 @@ import pytest
 
 from tests.helpers.corpus import case_path
 
-from .run_cli import ROOT, tsjit
+from tests.helpers.cli import ROOT, tsjit, with_renamed_operator
 
 
 def _schema():
@@ -37,23 +37,6 @@ def test_archive_summary_matches_the_loaded_module():
         doc["methods"][0].items()
     ops = {o["name"]: o["available"] for o in doc["operators"]}
     assert ops["aten::linear"] is True and "prim::RaiseException" in ops
-
-
-def with_renamed_operator(tmp_path):
-    """model_mlp with its calls of torch.relu renamed to an operator nobody has."""
-    from tsjit.serialize import ArchiveReader, ArchiveWriter
-    src = ArchiveReader(case_path("model_mlp"))
-    out = tmp_path / "m.pt"
-    renamed = 0
-    with ArchiveWriter(str(out), top=src.top) as w:
-        for name in src.names():
-            data = src.read(name)
-            if name.endswith(".py"):
-                renamed += data.count(b"torch.relu(")
-                data = data.replace(b"torch.relu(", b"torch.no_such_op_xyz(")
-            w.write_record(name, data)
-    assert renamed
-    return out
 
 
 def test_an_unknown_operator_is_reported_missing(tmp_path):

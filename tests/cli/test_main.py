@@ -5,7 +5,7 @@ import pytest
 from tests.helpers.corpus import case_path
 from tsjit.cli.main import COMMANDS
 
-from .run_cli import ROOT, tsjit
+from tests.helpers.cli import ROOT, tsjit
 
 
 def test_version_and_both_entry_points():

@@ -5,7 +5,7 @@ import numpy as np
 
 from tests.helpers.corpus import case_path
 
-from .run_cli import tsjit
+from tests.helpers.cli import tsjit
 
 
 def test_output_npz_and_json_agree_with_the_module(tmp_path):

@@ -5,8 +5,7 @@ import numpy as np
 
 from tests.helpers.corpus import case_path
 
-from .run_cli import tsjit
-from .test_info import with_renamed_operator
+from tests.helpers.cli import tsjit, with_renamed_operator
 
 
 def test_weights_rows_match_the_tensors():
