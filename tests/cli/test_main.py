@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tests.helpers.corpus import case_path
-from tsjit.cli.main import COMMANDS
+from tsjit.cli.app import COMMANDS
 
 from tests.helpers.cli import ROOT, tsjit
 

@@ -5,6 +5,6 @@ place errors become one line and exit codes (0 ok, 1 error, 2 usage).
 """
 from __future__ import annotations
 
-from .main import main
+from .app import main
 
 __all__ = ["main"]

@@ -1,6 +1,7 @@
 """`python -m tsjit.cli`."""
 import sys
 
-from .main import main
+from .app import main
 
-sys.exit(main())
+if __name__ == "__main__":     # importing it (pkgutil walks, docs tools) runs nothing
+    sys.exit(main())
