@@ -2,9 +2,10 @@
 transposed convolutions and the generic aten::convolution entry points.
 
 Depthwise convolutions (groups == channels) multiply-accumulate one strided view per kernel
-position where that is faster; any other convolution gathers the sliding windows of the padded input as a strided view and
-contracts them with the weight in one batched matrix product (im2col), in float32 for
-float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
+position where that is faster; any other convolution gathers the sliding windows of the
+padded input as a strided view and contracts them with the weight in one batched matrix
+product (im2col). Both compute in float32 for float16/32 inputs as PyTorch does;
+transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
@@ -136,7 +137,8 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
     # measured (docs/design.md): the per-position multiply-accumulate beats im2col for
-    # depthwise kernels of 5x5 and more and for small images; 3x3 on big images is the reverse
+    # depthwise kernels of 5x5 and more and for small images; 3x3 on big images (strided
+    # above all) is the reverse
     if c == groups and (math.prod(ks) >= 25 or math.prod(outs) < 784):
         return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
     return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
@@ -190,8 +192,9 @@ def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     """conv_nd with groups == channels (each output channel reads one input channel): a
     multiply-accumulate per kernel position over a strided view of the padded input.
 
-    Channels last, so that the inner loop runs along the channels against one weight row;
-    output rows in blocks of about DEPTHWISE_BLOCK bytes."""
+    Channels last, so that the inner loop runs along the last output dimension and the
+    channels together against a repeated weight row; output rows in blocks of about
+    DEPTHWISE_BLOCK bytes."""
     n, c = a.shape[:2]
     m = k.shape[0] // c         # output channels per input channel
     ks, sizes = k.shape[2:], a.shape[2:]
@@ -200,9 +203,11 @@ def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     xp = np.zeros((n,) + padded + (c,), cd)
     xp[(slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sizes))] = \
         np.moveaxis(a, 1, -1)
-    # (*K, m, c): output channel i * m + j reads input channel i
-    w = np.ascontiguousarray(np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks),
-                                         (0, 1), (-1, -2)))
+    # (*K, last output size, m, c): output channel i * m + j reads input channel i; the
+    # weights repeated along the last output dimension make each product one contiguous
+    # run (when that stride is 1) instead of one run of c per output position
+    w = np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks), (0, 1), (-1, -2))
+    w = np.ascontiguousarray(np.broadcast_to(w[..., None, :, :], ks + (outs[-1], m, c)))
     b = None if bias is None else bias.astype(cd, copy=False).reshape(c, m).T
     y = np.empty((n,) + outs + (m, c), cd)
     tmp = np.empty_like(y)
