@@ -23,7 +23,7 @@ from typing import Any, Callable  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests.helpers
 
 from tests.helpers import zoo_generate  # noqa: E402
-from tests.helpers.zoo_compare import assert_match, from_tsjit, to_tsjit  # noqa: E402
+from tests.helpers.zoo_compare import assert_match, from_tsjit, to_tsjit, tolerance  # noqa: E402
 from tests.helpers.zoo_models import CASES  # noqa: E402
 
 import tsjit  # noqa: E402
@@ -63,7 +63,7 @@ def measure(case, repeat: int) -> dict:
         out = m(*args)
         row["first_ms"] = (time.perf_counter() - t) * 1e3
         try:
-            assert_match(from_tsjit(out), io["outputs"], case.rtol)
+            assert_match(from_tsjit(out), io["outputs"], tolerance(case))
             row["match"] = "yes"
         except AssertionError as e:
             row["match"] = f"no ({e})"[:120]
@@ -84,7 +84,7 @@ def measure(case, repeat: int) -> dict:
             back = torch.jit.load(os.path.join(d, "re.pt"))
             with torch.no_grad():
                 again = back(*zoo_generate.to_torch(io["inputs"]))
-        assert_match(zoo_generate.to_numpy(again), io["outputs"], case.rtol)
+        assert_match(zoo_generate.to_numpy(again), io["outputs"], tolerance(case))
         row["resave"] = "yes"
     except Exception as e:
         row["resave"] = f"no ({_first_line(e)})"

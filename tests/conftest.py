@@ -22,12 +22,30 @@ def pytest_addoption(parser):
                      help="rewrite the expected texts of failing cases in tests/golden/*.test")
 
 
+# Whole modules that sweep (PyTorch oracles over generated inputs, property tests over
+# archives and pickles): `slow`, left out of the quick subset like @pytest.mark.slow tests.
+# The tensor-oracle tests are slow too (found by the oracle module they use).
+SLOW_MODULES = {
+    "tests/ops/test_list_ops.py", "tests/ops/test_dict_ops.py", "tests/ops/test_str_ops.py",
+    "tests/ops/test_scalar_math.py", "tests/ops/test_scalar_arith.py",
+    "tests/serialize/test_ser_pickler.py", "tests/serialize/test_ser_zip.py",
+    "tests/serialize/test_op_archives.py", "tests/serialize/test_loader_values.py",
+    "tests/serialize/test_mutated_archives.py", "tests/nn/test_script_layers.py",
+    "tests/nn/test_layers_eager.py", "tests/nn/test_properties.py",
+    "tests/codegen/test_optimize.py", "tests/frontend/test_code_outline.py",
+}
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`-n`, `--dist loadgroup`), the tests using the tensor oracle run in
-    one worker: test_tensor_zcoverage checks the operators they exercised in the session."""
+    """Marks SLOW_MODULES slow; under pytest-xdist (`-n`, `--dist loadgroup`) the tests using
+    the tensor oracle run in one worker: test_tensor_zcoverage checks what they exercised."""
     from tests.helpers import tensor_oracle
+    root = str(config.rootpath) + "/"
     group = pytest.mark.xdist_group("tensor_oracle")
     for item in items:
         module = getattr(item, "module", None)
+        if str(item.path).replace(root, "", 1) in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
         if module is not None and any(v is tensor_oracle for v in vars(module).values()):
             item.add_marker(group)
+            item.add_marker(pytest.mark.slow)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import types
 
+import pytest
+
 import tsjit
 
 
@@ -18,6 +20,7 @@ import tsjit
 SHADOWED = {"tsjit._tensor.tensor", "tsjit._tensor.device"}
 
 
+@pytest.mark.slow   # imports every module of tsjit
 def test_every_submodule_attribute_is_its_module() -> None:
     names = [m.name for m in pkgutil.walk_packages(tsjit.__path__, "tsjit.")]
     assert "tsjit._tensor.dtypes" in names and "tsjit.ops.eager" in names
@@ -58,6 +61,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow   # a fresh process
 def test_aliased_imports_give_the_same_modules() -> None:
     # in a fresh process: this one may hold the real torch (the oracle of other tests)
     out = subprocess.run([sys.executable, "-c", _ALIASED], capture_output=True, text=True)

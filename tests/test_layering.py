@@ -141,6 +141,7 @@ def test_the_scanner_sees_every_import_form() -> None:
                                            "__import__": 1}}
 
 
+@pytest.mark.slow   # a fresh process
 def test_the_graph_command_runs() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "import_graph.py")],
                          capture_output=True, text=True, check=True).stdout

@@ -8,7 +8,8 @@
     y = n(tsjit.randn(3, 4))
 
 Names mirror PyTorch's, so model source written against `torch` runs with
-`import tsjit as torch`.
+`import tsjit as torch`, or unchanged (`import torch.nn as nn` too) inside
+`with tsjit.as_torch():` or under `python -m tsjit.run_as_torch script.py`.
 """
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .interpreter.errors import ScriptError
-from .ops import eager
-from . import jit, linalg, nn, serialization, special, utils
-from .jit import script
+from .ops import functions as _functions
+from . import jit, linalg, nn, random, serialization, special, utils
+from .jit import _check, script
 from .serialization import load, save
-from .functional import tensordot, unique
+from .torch_alias import as_torch
+from .functional import norm, tensordot, unique
 
 __version__ = "0.1.0"
 _import_alias.install()
@@ -35,4 +37,4 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     if name in ("ScriptFunction", "ScriptModule"):
         return getattr(jit, name)
-    return getattr(eager, name)
+    return getattr(_functions, name)

@@ -13,7 +13,7 @@ from typing import List, Optional, Tuple
 
 from .nn._jit_internal import boolean_dispatch
 from ._tensor import Tensor
-from .ops import eager as torch
+from .ops import functions as torch
 
 
 def _unique_impl(input: Tensor, sorted: bool = True, return_inverse: bool = False,
@@ -90,4 +90,28 @@ def tensordot(a: Tensor, b: Tensor, dims: int = 2, out: Optional[Tensor] = None)
     return torch.tensordot(a, b, dims_a, dims_b, out=out)
 
 
-__all__ = ["tensordot", "unique"]
+def norm(input: Tensor, p: object = "fro", dim: object = None, keepdim: bool = False,
+         out: Optional[Tensor] = None, dtype: object = None) -> Tensor:
+    """torch.norm / Tensor.norm: `p` a number (vector norm over `dim`, all elements when
+    None), "fro" (the 2-norm over `dim`), or "nuc" (nuclear norm of the matrices over the
+    two `dim`s, the last two by default)."""
+    dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
+    if p == "nuc":
+        result = torch.nuclear_norm(input, dims if dims is not None else [-2, -1], keepdim)
+    else:
+        order = 2 if p == "fro" or p is None else p
+        if isinstance(order, str):
+            raise RuntimeError(f"norm: unsupported p={order!r} (a number, 'fro' or 'nuc')")
+        result = torch.linalg_vector_norm(input, order, dims, keepdim, dtype=dtype)
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+# In scripted code torch.norm is the aten operator, as in PyTorch's archives.
+norm.__tsjit_op__ = "aten::norm"   # type: ignore[attr-defined]
+Tensor.norm = norm                 # type: ignore[method-assign]
+
+
+__all__ = ["norm", "tensordot", "unique"]

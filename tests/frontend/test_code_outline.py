@@ -1,23 +1,23 @@
-"""The outline of archive code files: the same AST (ranges included) as the full parser,
-function bodies parsed only when compiled, anything irregular left to the full parser."""
+"""The outline of archive code files: spans that expand to the AST (ranges included) the
+full parser gives, function bodies parsed only when compiled, files of other shapes left
+to the full parser, errors the parser's."""
 from __future__ import annotations
 
 import dataclasses
-import re
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import tsjit
-from tsjit.frontend import ast as A
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tsjit
+from tsjit.frontend import ast as A
 from tsjit.frontend.code_outline import outline
-from tsjit.frontend.parser import expand, parse
 from tsjit.frontend.constants import eval_constant
+from tsjit.frontend.parser import expand, parse
 from tsjit.ir.diagnostics import ParseError, TsjitError
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"

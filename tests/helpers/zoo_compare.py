@@ -11,6 +11,23 @@ import numpy as np
 
 import tsjit
 
+# Cases whose outputs PyTorch itself does not reproduce to 1e-4 (measured: the same archive run
+# by PyTorch with 1 and with 2 threads), with the tolerance they get instead. Kept here rather
+# than on the Case, so that a tolerance change does not regenerate the zoo.
+LOOSER = {
+    # 1 vs 2 threads: 9e-5 of the largest logit (bilinear upsampling of 2048-channel sums)
+    "tv_fcn_resnet50": 5e-4,
+    # masks are pasted at whole pixels computed from box corners: a box corner moving by 1e-5
+    # moves a mask edge by a pixel (1 vs 2 threads: masks differ by 2e-3)
+    "tv_maskrcnn_resnet50": 2e-2,
+}
+
+
+def tolerance(case) -> float:
+    """The relative tolerance of a zoo case (its own, or a looser one from LOOSER)."""
+    return max(case.rtol, LOOSER.get(case.name, 0.0))
+
+
 
 def to_tsjit(v):
     """A recorded input with numpy arrays as tsjit tensors, containers kept."""

@@ -102,7 +102,8 @@ def to_torch(v: Any) -> Any:
 
 
 def calibrate_batchnorm(model: Any, inputs: tuple) -> None:
-    """Set every BatchNorm's running statistics to those of one run on `inputs`.
+    """Set every BatchNorm's running statistics to those of one run on `inputs` (on a batch
+    of 8 random images when the input is one image).
 
     With random weights the activations of a deep net shrink or grow layer by layer (a
     detection backbone's features reach 1e-8 and every box then gets the same score, so the
@@ -118,9 +119,16 @@ def calibrate_batchnorm(model: Any, inputs: tuple) -> None:
         bn.reset_running_stats()
         bn.momentum = None        # a cumulative average: after one run, that run's statistics
         bn.train()
+    calibration = inputs
+    x = inputs[0] if len(inputs) == 1 else None
+    if isinstance(x, torch.Tensor) and x.dim() >= 4 and x.shape[0] == 1:
+        # a batch of 8 images: statistics of one small image make some late channels'
+        # variances ~1e-7, which multiplies rounding differences by 1/sqrt(eps)
+        g = torch.Generator().manual_seed(1)
+        calibration = (torch.rand((8,) + tuple(x.shape[1:]), generator=g),)
     try:
         with torch.no_grad():
-            model(*inputs)
+            model(*calibration)
     except (RuntimeError, ValueError):   # e.g. a 1x1 map: training BatchNorm needs > 1 value
         for bn in bns:
             bn.reset_running_stats()

@@ -52,3 +52,59 @@ def test_unwrap_optional():
     assert tsjit.jit.script(f)(1) == 2
     with pytest.raises(Exception):
         tsjit.jit.script(f)(None)
+
+
+@pytest.mark.parametrize("call", ["tsjit._check(x > 0)", "tsjit._check(x > 0, 'neg')",
+                                  "tsjit._check(cond=x > 0, message='neg')",
+                                  "tsjit._check(message='neg', cond=x > 0)"])
+def test_check_raises_runtime_error_when_false(call):
+    src = f"def f(x: int) -> int:\n    {call}\n    return x\n"
+    cu = tsjit.jit.CompilationUnit(src, {"tsjit": tsjit})
+    env = {"tsjit": tsjit}
+    exec(src, env)
+    assert cu.f(1) == env["f"](1) == 1
+    with pytest.raises(RuntimeError) as scripted:
+        cu.f(-1)
+    with pytest.raises(RuntimeError) as eager:
+        env["f"](-1)
+    assert str(eager.value).splitlines()[-1] in str(scripted.value)
+
+
+@pytest.mark.parametrize("call, message", [
+    ("tsjit._check(True, 'msg', 'extra')", "expects 1 or 2 arguments"),
+    ("tsjit._check()", "expects 1 or 2 arguments"),
+    ("tsjit._check(True, bad='msg')", "unexpected keyword argument"),
+    ("tsjit._check(True, cond=False)", "multiple values for argument 'cond'"),
+    ("tsjit._check(message='m')", "missing required argument 'cond'")])
+def test_check_refuses_bad_arguments(call, message):
+    with pytest.raises(RuntimeError, match=message):
+        tsjit.jit.CompilationUnit(f"def f(x: int) -> int:\n    {call}\n    return x\n",
+                                  {"tsjit": tsjit})
+
+
+def test_scripted_functions_are_callable_from_scripted_code_and_saved():
+    import io
+
+    @tsjit.jit.script
+    def bump(xs: List[int]) -> None:
+        xs.append(4)
+
+    class M(tsjit.nn.Module):
+        def forward(self, xs: List[int]) -> List[int]:
+            bump(xs)
+            return xs
+
+    m = tsjit.jit.script(M())
+    assert m([1]) == [1, 4]
+    buf = io.BytesIO()
+    tsjit.jit.save(m, buf)
+    assert tsjit.jit.load(buf.getvalue())([2]) == [2, 4]
+
+
+def test_compilation_unit_resolves_names_in_the_callers_frame_and_takes_indented_source():
+    offset = 5
+    cu = tsjit.jit.CompilationUnit("""
+        def f(x: int) -> int:
+            return x + offset
+    """)
+    assert cu.f(1) == 6

@@ -8,7 +8,8 @@ import pytest
 from tsjit._tensor import (Size, Tensor, arange, dtypes as D, enable_grad, eye, from_numpy, full,
                           is_grad_enabled, linspace, manual_seed, no_grad, ones, rand, randint,
                           randn, set_grad_enabled, tensor, zeros, zeros_like)
-from tsjit.ops import eager as F
+from tsjit.ops import eager
+from tsjit.ops import functions as F
 
 torch = pytest.importorskip("torch", reason="PyTorch is the oracle for the eager API")
 
@@ -166,7 +167,7 @@ def test_grad_mode() -> None:
 
 
 def test_operator_names_cover_histogram_tensor_ops() -> None:
-    names = set(F.operator_names())
+    names = set(eager.operator_names())
     for n in ("add", "matmul", "conv2d", "softmax", "layer_norm", "index_put_", "zeros",
               "tensor", "upsample_bilinear2d", "lstm", "scaled_dot_product_attention"):
         assert n in names
@@ -176,3 +177,84 @@ def test_from_numpy_shares_and_methods_chain() -> None:
     a = np.arange(6, dtype=np.float32)
     x = from_numpy(a).view(2, 3).t().contiguous().sum(0)
     assert x.tolist() == [3.0, 12.0]
+
+
+def test_operators_named_like_builtins_shadow_no_code() -> None:
+    # `tsjit.all` is kept on tsjit.ops.functions, not on the module whose code calls all()
+    import tsjit
+    x = tsjit.ones(2, 2)
+    assert bool(tsjit.all(x)) and bool(tsjit.any(x)) and float(tsjit.sum(x)) == 4.0
+    assert tsjit.max(x).item() == 1.0
+    assert tsjit.zeros((2, 3)).shape == (2, 3)                   # binding calls all()
+    assert eager.is_eager(eager.lookup("all").overloads()[0])   # is_eager calls any()
+    with pytest.raises(AttributeError, match="module 'tsjit' has no attribute 'np'"):
+        tsjit.np  # noqa: B018  (eager's own imports are no tsjit attributes)
+
+
+def test_a_zero_dim_tensor_stands_for_a_scalar_argument():
+    import tsjit as _t
+    x = _t.zeros(3)
+    t = _t.tensor(1.5)
+    assert _t.equal(x.addcmul(t, t, value=t), _t.full((3,), 3.375))
+    # ... but not a one-element tensor of higher rank, and not where a Tensor fits
+    import pytest as _pytest
+    with _pytest.raises(TypeError):
+        x.addcmul(t, t, value=_t.tensor([2.0]))
+    assert (_t.ones(2, dtype=_t.int32) * _t.tensor(2.0, dtype=_t.float64)).dtype == _t.float64
+
+
+def test_an_int_argument_takes_a_zero_dim_integral_tensor_only():
+    import tsjit as _t
+    import pytest as _pytest
+    x = _t.zeros(4)
+    assert list(x.unsqueeze(_t.tensor(0)).shape) == [1, 4]
+    for bad in (_t.tensor([0]), _t.tensor(1.1)):
+        with _pytest.raises(TypeError):
+            x.unsqueeze(bad)
+
+
+def test_tensor_list_results_are_tuples():
+    import tsjit as _t
+    a = _t.arange(6.).reshape(2, 3)
+    for r in (a.split(1), _t.chunk(a, 2), a.unbind(0), _t.where(a > 2),
+              _t.split(a, split_size_or_sections=[1, 1])):
+        assert type(r) is tuple
+
+
+def test_python_api_argument_forms():
+    import tsjit as _t
+    a = _t.arange(6.).reshape(2, 3)
+    assert _t.equal(_t.einsum("ij,jk->ik", a, a.t()), a @ a.t())
+    assert _t.equal(_t.exp(input=a), a.exp())
+    assert _t.allclose(a.norm(dim=1), _t.tensor([5.0 ** 0.5, 50.0 ** 0.5]))
+    assert _t.allclose(a.norm(p="fro"), _t.tensor(55.0 ** 0.5)) and float(a.norm(1)) == 15.0
+    assert _t.allclose(_t.norm(a, p="nuc"), _t.linalg.svdvals(a).sum())
+    assert _t.equal(_t.ones(3).lerp_(_t.zeros(3), 0.5), _t.full((3,), 0.5))
+
+
+def test_dtype_limits_generators_and_autocast():
+    import tsjit as _t
+    assert _t.finfo(_t.float32).eps == 2.0 ** -23 and _t.iinfo(_t.int8).min == -128
+    g = _t.Generator().manual_seed(5)
+    assert g.initial_seed() == 5
+    state = g.get_state()
+    assert _t.equal(g.set_state(state).get_state(), state)
+    with _t.autocast("cpu", dtype=_t.bfloat16):
+        assert (_t.ones(2) * 2).dtype == _t.float32     # no mixed precision on CPU
+
+
+def test_buffer_registers_when_assigned():
+    import tsjit as _t
+
+    class M(_t.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.kept = _t.nn.Buffer(_t.ones(2))
+            self.scratch = _t.nn.Buffer(_t.zeros(1), persistent=False)
+
+        def forward(self, x):
+            return x + self.kept
+
+    m = M()
+    assert list(m.state_dict()) == ["kept"] and sorted(dict(m.named_buffers())) == ["kept", "scratch"]
+    assert _t.equal(_t.jit.script(m)(_t.ones(2)), _t.full((2,), 2.0))

@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tsjit.ops import all_operators, find
 from tsjit.ops import tensor_methods
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
+@pytest.mark.slow   # a fresh process
 def test_operators_md_lists_every_registered_schema() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_operator_docs.py"), "--check"],
                          capture_output=True, text=True)
@@ -67,6 +70,7 @@ print("ok")
 '''
 
 
+@pytest.mark.slow   # a fresh process
 def test_a_new_operator_is_one_decorated_kernel(tmp_path: Path) -> None:
     # eager call, Tensor method and scripted call, with nothing but the decorator (in a fresh
     # process: the registry has no way to forget an operator)

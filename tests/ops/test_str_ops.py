@@ -61,6 +61,8 @@ CASES = [
     ("aten::percentFormat", "def f(a: float): '%d|%c|%s' % (a, 65, a)", "f",
      lambda a: ("%d|%c|%s", (a, 65, a))),
     ("aten::percentFormat", "def f(a: int): '%c' % a", "i", lambda a: ("%c", a)),
+    ("aten::percentFormat", "def f(a: int, b: float): '%E|%E' % (a, b)", "if",
+     lambda a, b: ("%E|%E", (a, b))),
     ("aten::percentFormat", "def f(a: str): '%c' % a", "t", lambda a: ("%c", a)),
     ("aten::str", "def f(a: float): str(a)", "f"),
     ("aten::str", "def f(a: complex): str(a)", "c"),

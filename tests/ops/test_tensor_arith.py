@@ -90,6 +90,9 @@ def test_lerp(pair: tuple, w: float) -> None:
     a, b = pair
     O.diff("aten::lerp.Scalar", a, b, w)
     O.diff("aten::lerp.Tensor", a, b, np.asarray(w, a.dtype))
+    if np.broadcast_shapes(a.shape, b.shape) == a.shape:   # in place: self's shape stays
+        O.diff("aten::lerp_.Scalar", a, b, w)
+        O.diff("aten::lerp_.Tensor", a, b, np.asarray(w, a.dtype))
 
 
 INPLACE = ["add_.Tensor", "sub_.Tensor", "mul_.Tensor", "div_.Tensor", "remainder_.Tensor",

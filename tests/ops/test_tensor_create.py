@@ -183,6 +183,7 @@ def test_prim_ops() -> None:
     assert k("prim::device")(x) == Device("cpu")
     assert k("prim::requires_grad")(x) is False
     assert k("prim::is_nested")(x) is False and k("prim::is_cpu")(x) is True
+    assert k("aten::is_leaf")(x) is True and k("prim::grad")(x) is None   # no autograd
     t = k("prim::NumToTensor.Scalar")(2.5)
     assert t.dtype == D.float64 and t.dim() == 0
     assert k("prim::NumToTensor.Scalar")(3).dtype == D.int64

@@ -134,10 +134,13 @@ def shim():
     torch = pytest.importorskip("torch")
     import importlib.util
     import os
-    if not hasattr(torch.ops, "torchvision") or not hasattr(torch.ops.torchvision, "roi_align"):
-        path = os.path.join(os.path.dirname(__file__), "..", "zoo", "tv_shim.py")
-        spec = importlib.util.spec_from_file_location("tsjit_zoo_tv_shim", path)
+    import sys
+    name = "tsjit_zoo_tv_shim"      # (the zoo generator loads it under the same name)
+    if name not in sys.modules and not hasattr(torch.ops.torchvision, "roi_align"):
+        path = os.path.join(os.path.dirname(__file__), "..", "helpers", "zoo_tv_shim.py")
+        spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
         try:
             spec.loader.exec_module(mod)
         except ImportError as e:   # the shim patches torchvision; only its kernels matter here

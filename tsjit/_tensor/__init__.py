@@ -17,10 +17,13 @@ from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, f
                      int8, int16, int32, int64, promote_types, result_type, can_cast,
                      set_default_dtype, uint8, uint16, uint32, uint64)
 from .device import Device, device
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (autocast, enable_grad, inference_mode, is_grad_enabled, no_grad,
+                        set_grad_enabled)
+from .type_info import finfo, iinfo
 from .tensor import Size, Tensor, is_tensor
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       generator, initial_seed, linspace, manual_seed, normal, ones, ones_like,
+                       Generator, generator, get_rng_state, initial_seed, linspace, manual_seed, normal,
+                       ones, ones_like, set_rng_state,
                        rand, rand_like, randint, randint_like, randn, randn_like, randperm,
                        seed, tensor, zeros, zeros_like)
 from .printing import set_printoptions
@@ -44,7 +47,8 @@ channels_last = 2
 _CREATION = ["arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full",
              "full_like", "linspace", "manual_seed", "normal", "ones", "ones_like", "rand",
              "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm",
-             "seed", "initial_seed", "tensor", "zeros", "zeros_like"]
+             "seed", "initial_seed", "tensor", "zeros", "zeros_like", "get_rng_state",
+             "set_rng_state"]
 
 
 def is_floating_point(t: Tensor) -> bool:
@@ -74,4 +78,5 @@ __all__ = [
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
     "strided", "contiguous_format", "preserve_format", "channels_last",
     "SparseTensor", "sparse_coo", "sparse_csr",
+    "autocast", "finfo", "iinfo", "Generator",
 ] + _CREATION

@@ -5,6 +5,8 @@ streams do not match PyTorch's (programs may only rely on shapes, dtypes and ran
 """
 from __future__ import annotations
 
+import json
+
 import math
 from typing import Any, Optional, Sequence
 
@@ -372,6 +374,53 @@ def seed() -> int:
 def initial_seed() -> int:
     """The seed last given to manual_seed."""
     return _seed
+
+
+class Generator:
+    """`torch.Generator`: a random-number generator object (seed and state). tsjit's
+    sampling functions draw from the global generator; a `generator=` argument is
+    accepted and not used."""
+
+    def __init__(self, device: Any = "cpu") -> None:
+        self.device = as_device(device)
+        self._seed = 67280421310721
+        self._gen = np.random.Generator(np.random.PCG64(self._seed))
+
+    def manual_seed(self, seed: int) -> "Generator":
+        self._seed = int(seed)
+        self._gen = np.random.Generator(np.random.PCG64(self._seed & ((1 << 128) - 1)))
+        return self
+
+    def seed(self) -> int:
+        s = int(np.random.SeedSequence().entropy) & ((1 << 63) - 1)
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        text = json.dumps(self._gen.bit_generator.state).encode()
+        return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Tensor) -> "Generator":
+        self._gen.bit_generator.state = json.loads(bytes(np.asarray(new_state._a)).decode())
+        return self
+
+
+def get_rng_state() -> Tensor:
+    """The generator's state as a uint8 tensor (set_rng_state restores it)."""
+    text = json.dumps(_gen.bit_generator.state).encode()
+    return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore a state get_rng_state returned."""
+    try:
+        state = json.loads(bytes(np.asarray(new_state._a, dtype=np.uint8)).decode())
+        _gen.bit_generator.state = state
+    except (ValueError, TypeError, KeyError) as err:
+        raise RuntimeError(f"set_rng_state: not a state get_rng_state returned ({err})") from None
 
 
 def generator() -> np.random.Generator:

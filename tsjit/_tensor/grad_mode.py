@@ -81,3 +81,27 @@ class inference_mode(no_grad):
     def __init__(self, mode: bool = True) -> None:
         super().__init__()
         self._mode = not mode
+
+
+class autocast:   # noqa: N801  (torch's spelling)
+    """`torch.autocast(device_type, dtype=None, enabled=True)`: mixed precision is not
+    modelled on tsjit's CPU runtime, so the region runs in the tensors' own dtypes (a
+    context manager and decorator that changes nothing)."""
+
+    def __init__(self, device_type: str = "cpu", dtype: Any = None, enabled: bool = True,
+                 cache_enabled: Any = None) -> None:
+        self.device_type, self.fast_dtype, self.enabled = device_type, dtype, enabled
+
+    def __enter__(self) -> "autocast":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def __call__(self, fn: Callable) -> Callable:
+        """Use as a decorator."""
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper

@@ -23,8 +23,10 @@ def _index_array(x: Any) -> Any:
         return a.astype(bool)    # PyTorch treats uint8 index tensors as masks (deprecated)
     if a.dtype.kind in "iu":
         return a.astype(np.int64, copy=False)
-    if a.size == 0 and not isinstance(x, Tensor):
-        return a.astype(np.int64)   # x[[]] selects nothing
+    if not isinstance(x, Tensor) and (a.size == 0 or a.dtype.kind == "f"):
+        # A Python sequence becomes a long tensor as PyTorch makes it: x[[]] selects
+        # nothing, x[[0.1, 1.2]] is x[[0, 1]].
+        return a.astype(np.int64)
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 

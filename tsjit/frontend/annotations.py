@@ -24,6 +24,17 @@ BUILTIN_TYPE_NAMES: dict[str, T.Type] = dict(_BY_NAME)
 _BARE_CONTAINERS = {"tuple": T.AnyTupleType, "list": T.AnyListType, "dict": T.DictType(T.AnyType, T.AnyType)}
 
 
+# typing's bare generics: PyTorch's wording for each.
+_NEEDS_ARGUMENTS = {
+    "List": "Attempted to use List without a contained type. Please add a contained type, "
+            "e.g. List[int]",
+    "Dict": "Attempted to use Dict without contained types. Please add contained type, "
+            "e.g. Dict[int, int]",
+    "Optional": "Attempted to use Optional without a contained type. Please add a contained "
+                "type, e.g. Optional[int]",
+}
+
+
 def _last_atom(e: ast.Expr) -> str:
     if isinstance(e, ast.Name):
         return e.id
@@ -95,6 +106,8 @@ def type_from_expr(c: Any, e: ast.Expr) -> T.Type:
         if t is not None:
             return t
     atom = _last_atom(e)
+    if atom in _NEEDS_ARGUMENTS and (dotted == atom or dotted == "typing." + atom):
+        raise CompileError(_NEEDS_ARGUMENTS[atom], e.range)
     if isinstance(e, ast.Name) and atom in _BARE_CONTAINERS and c.env.lookup(atom) is None:
         return _BARE_CONTAINERS[atom]
     if isinstance(e, ast.Name) and atom in _BY_NAME and c.env.lookup(atom) is None:

@@ -45,21 +45,138 @@ class IterableForm(SpecialForm):
         return EnumerateValue(inner, start)
 
 
-class ListForm(SpecialForm):
-    """`list(x)`: a copy of a list (`aten::list`), or the elements of an iterable that is
-    no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does."""
+class HintedForm(SpecialForm):
+    """A constructor whose result takes the declared type of what it is assigned to
+    (`x: List[int] = list()`): Emitter.emit_expr calls `emit` with that type."""
 
     def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        return SimpleValue(self.emit(c, e, None))
+
+    def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
+        raise NotImplementedError
+
+
+class ListForm(HintedForm):
+    """`list(x)`: a copy of a list (`aten::list`), or the elements of an iterable that is
+    no value (`list(range(n))`, `list(zip(a, b))`) appended in a loop, as PyTorch does;
+    `list()` is an empty list (of the declared type, else of Tensor)."""
+
+    def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
+        if not e.args and not e.keywords:
+            elem = hint.elem if isinstance(hint, T.ListType) else T.TensorType
+            return c.emit_list([], elem, e.range)
+        return self._convert(c, e).as_value(c, e.range)
+
+    def _convert(self, c: Any, e: ast.Call) -> SugaredValue:
         if len(e.args) != 1 or e.keywords or isinstance(e.args[0], ast.Starred):
-            raise CompileError("list() takes exactly one positional argument", e.range)
+            raise CompileError("list() takes at most one positional argument", e.range)
         sv = _iterable(c, e.args[0])
         if isinstance(sv, (ZipValue, EnumerateValue, RangeValue)):
             item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
             return SimpleValue(c.emit_list_from(
                 lambda append: c.emit_for(item, sv, lambda: append(c.emit_expr(item)), [],
                                           e.range, scoped=True), e.range))
+        v = sv.as_value(c, e.range)
+        if isinstance(v.type, T.TupleType):
+            # `list((a, b))`: the elements, which must share a type.
+            elem: Optional[T.Type] = v.type.elems[0] if v.type.elems else T.TensorType
+            for other in v.type.elems[1:]:
+                elem = T.unify(elem, other) if elem is not None else None
+            if elem is None:
+                raise CompileError(f"list() of a tuple needs elements of one type, not "
+                                   f"{v.type.annotation_str()}", e.args[0].range)
+            return SimpleValue(c.emit_list(c.emit_tuple_unpack(v, e.range), elem, e.range))
         return BuiltinFunction("aten::list").call(
-            c, e.range, [NamedValue(sv.as_value(c, e.range), None, e.args[0].range)], {})
+            c, e.range, [NamedValue(v, None, e.args[0].range)], {})
+
+
+class CheckForm(SpecialForm):
+    """`torch._check(cond, message=None)`: raises RuntimeError(message) when cond is false."""
+
+    def call(self, c: Any, rng: SourceRange, args: list[NamedValue],
+             kwargs: dict[str, NamedValue]) -> SugaredValue:
+        if not 1 <= len(args) + len(kwargs) <= 2:
+            raise CompileError("torch._check() expects 1 or 2 arguments", rng)
+        for k in kwargs:
+            if k not in ("cond", "message"):
+                raise CompileError(f"torch._check() got an unexpected keyword argument '{k}'", rng)
+        bound = dict(zip(("cond", "message"), args))
+        for k, v in kwargs.items():
+            if k in bound:
+                raise CompileError(f"torch._check() got multiple values for argument '{k}'", rng)
+            bound[k] = v
+        if "cond" not in bound:
+            raise CompileError("torch._check() missing required argument 'cond'", rng)
+        cond = c.to_bool(bound["cond"].value, rng)
+        message = bound.get("message")
+
+        def fail() -> None:
+            text = message.value if message is not None else \
+                c.emit_constant("Expected cond to be True", rng)
+            c.insert("prim::RaiseException", [text, c.emit_constant("builtins.RuntimeError", rng)],
+                     [], rng)
+            c.env.exited = True
+        c.emit_if(cond, lambda: None, fail, rng)
+        return SimpleValue(c.emit_constant(None, rng))
+
+
+class DictForm(HintedForm):
+    """`dict()`, `dict(mapping)`, `dict(pairs)` (a list of pairs, `zip(...)`, ...) and any
+    of these with keyword entries (`dict(m, a=1)`), as PyTorch compiles them: a copy or a
+    loop inserting each pair. `hint` is the declared type of the result, if any."""
+
+    def emit(self, c: Any, e: ast.Call, hint: Optional[T.Type]) -> Any:
+        if len(e.args) > 1 or any(isinstance(a, ast.Starred) for a in e.args):
+            raise CompileError("dict() takes at most one positional argument", e.range)
+        declared = hint if isinstance(hint, T.DictType) else None
+        # Arguments are evaluated first, in order, as Python does.
+        sv = _iterable(c, e.args[0]) if e.args else None
+        entries = [(k, c.emit_expr(k.value)) for k in e.keywords]
+        if isinstance(sv, SimpleValue) and isinstance(sv.value.type, T.DictType):
+            d = BuiltinFunction("aten::dict").call(
+                c, e.range, [NamedValue(sv.value, None, e.args[0].range)], {}).as_value(c, e.range)
+            return _add_entries(c, d, entries)
+        if isinstance(sv, SimpleValue) and sv.value.node.kind == "prim::ListConstruct" and \
+                not sv.value.node.inputs:
+            sv = None    # `dict([])`: nothing to insert, whatever the literal's type
+        any_dict = T.DictType(T.AnyType, T.AnyType)
+        d = c.insert("prim::DictConstruct", [], [declared or any_dict], e.range).output()
+        if sv is not None:
+            item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
+
+            def add() -> None:
+                pair = c.emit_expr(item)
+                if not isinstance(pair.type, T.TupleType) or len(pair.type.elems) != 2:
+                    raise CompileError("dict() takes an iterable of (key, value) pairs, not of "
+                                       f"{pair.type.annotation_str()}", e.args[0].range)
+                k, v = c.emit_tuple_unpack(pair, e.range, 2)
+                if d.type == any_dict:
+                    d.type = T.DictType(k.type, v.type)
+                for what, actual, want in (("key", k.type, d.type.key),
+                                           ("value", v.type, d.type.value)):
+                    if not T.is_subtype(actual, want):
+                        raise CompileError(f"Dict type annotation `{d.type.annotation_str()}` "
+                                           f"did not match the type of an actual {what} type "
+                                           f"`{actual.annotation_str()}`", e.range)
+                c.emit_setitem(d, k, v, e.range)
+            c.emit_for(item, sv, add, [], e.range, scoped=True)
+        if d.type == any_dict:
+            # Typed by the first keyword entry, else Dict[str, Tensor].
+            d.type = T.DictType(T.StrType, entries[0][1].type) if entries \
+                else T.DictType(T.StrType, T.TensorType)
+        return _add_entries(c, d, entries)
+
+
+def _add_entries(c: Any, d: Any, entries: list) -> Any:
+    """`dict(..., name=value)`: each keyword entry set in `d`."""
+    for k, v in entries:
+        if d.type.key != T.StrType:
+            raise CompileError("dict() keyword entries need a dict with str keys", k.range)
+        if not T.is_subtype(v.type, d.type.value):
+            raise CompileError(f"dict() entry '{k.name}' has type {v.type.annotation_str()}, "
+                               f"not {d.type.value.annotation_str()}", k.range)
+        c.emit_setitem(d, c.emit_constant(k.name, k.range), v, k.range)
+    return d
 
 
 def _iterable(c: Any, e: ast.Expr) -> SugaredValue:
@@ -114,9 +231,11 @@ def emit_tolist(c: Any, e: ast.Call, t: T.Type, rng: SourceRange) -> Any:
     while isinstance(elem, T.ListType):
         dims, elem = dims + 1, elem.elem
     kinds = {T.IntType: 0, T.FloatType: 1, T.BoolType: 2, T.ComplexType: 3}
-    if x.type != T.TensorType or elem not in kinds:
-        raise CompileError("tolist() needs a tensor and an annotated result type such as "
-                           "List[List[float]]", rng)
+    if x.type != T.TensorType:
+        raise CompileError("tolist() needs a tensor", rng)
+    if elem not in kinds:
+        raise CompileError(f"{elem.annotation_str()} is not one of the supported element types "
+                           "for tolist: int, float, complex, bool", rng)
     d, k = c.emit_constant(dims, rng), c.emit_constant(kinds[elem], rng)
     return c.insert(prim.tolist, [x, d, k], [t], rng).output()
 
@@ -238,7 +357,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "uninitialized": TypeArgForm("uninitialized"), "isinstance": TypeArgForm("isinstance"),
         "len": SpecialForm("len"), "None": NoneValue(),
         "sorted": BuiltinFunction("aten::sorted"), "list": ListForm("list"),
-        "dict": BuiltinFunction("aten::dict"),
+        "dict": DictForm("dict"),
         "ord": BuiltinFunction("aten::ord"), "chr": BuiltinFunction("aten::chr"),
         "hex": BuiltinFunction("aten::hex"), "oct": BuiltinFunction("aten::oct"),
         "bin": BuiltinFunction("aten::bin"), "round": BuiltinFunction("aten::round"),
@@ -271,6 +390,8 @@ def python_builtin(name: str) -> SugaredValue:
     tsjit.jit.isinstance, tsjit.jit.is_tracing, ...) means in scripted code."""
     if name == "is_tracing":
         return ConstantFunction(False)
+    if name == "_check":
+        return CheckForm("_check")
     found = lookup_builtin(name)
     assert found is not None, name
     return found

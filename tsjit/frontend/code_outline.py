@@ -40,9 +40,8 @@ _CONSTANTS = {"None": None, "True": True, "False": False}
 
 # One-line strings and comments, as the tokenizer finds them left to right.
 _STRINGS_COMMENTS = re.compile(r"#[^\n]*|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-# A line of code (not blank, not a comment) from the newline before it: indented by at
-# most two spaces (the indentation in group 1); by none; the first of the text or after
-# offset `pos`, at any indentation.
+# A line of code (not blank, not a comment), from the newline before it: indented by at
+# most two spaces (the indentation in group 1); by none; the first, at any indentation.
 _SHALLOW = re.compile(r"\n( {0,2})(?=[^\s#])")
 _TOP = re.compile(r"\n()(?=[^\s#])")
 _FIRST = re.compile(r"(?:\A|\n)( *)(?=[^\s#])")
@@ -50,10 +49,10 @@ _CLASS = re.compile(r"class (" + _NAME + r")(?:\(((?:" + _NAME + r"(?:, " + _NAM
                     r")*)?)\))?:")
 _DEF = re.compile(r"def +(" + _NAME + r") *\(")
 # A declaration line (from its first character to its last) of the kinds loading reads:
-# an attribute's type (groups 1 to 4: the key's quote and the key if the line is
-# `__annotations__[key] = T`, else the attribute, then T's text), a list of names (5, 6), a Final
-# constant (7 to 9: its name, type and value). Type texts are checked when they are
-# resolved (source_importer).
+# an attribute's type (groups 1 to 4: the quote and the key if the line is
+# `__annotations__[key] = T`, else the attribute; T's text), a list of names (5, 6), a
+# Final constant (7 to 9: its name, type and value). Type texts are checked when they
+# are resolved (source_importer).
 _LITERAL = (r"""-?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+|0|[1-9][0-9]*)"""
             r"""|True|False|None""")
 _DECL = re.compile(

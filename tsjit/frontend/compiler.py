@@ -8,6 +8,7 @@ first assignment, which keeps printed code stable across save/load.
 """
 from __future__ import annotations
 
+import enum
 from typing import Any, Optional
 
 from ..ir import CompilationUnit, Function, Graph, Value
@@ -136,13 +137,17 @@ class FunctionCompiler(Emitter):
         """A parameter default must be a constant expression."""
         return eval_constant(e, t)
 
-    def parse_type_comment(self, text: str, rng: SourceRange) -> tuple[list[T.Type], T.Type]:
-        if "->" not in text:
+    def parse_type_comment(self, text: str,
+                           rng: SourceRange) -> tuple[list[T.Type], Optional[T.Type]]:
+        """`(int, float) -> str`: parameter types and the return type (None when the
+        comment gives none, `# type: (bool)`: the return type is then inferred)."""
+        params, arrow, ret = text.partition("->")
+        if not params.strip().startswith("("):
             raise CompileError("a type comment must look like '(int, float) -> str'", rng)
-        params, ret = text.split("->", 1)
         p = parse_expr(params.strip(), rng.source.filename)
         elts = p.elts if isinstance(p, ast.TupleLit) else (p,)
-        return [self.type_from_expr(e) for e in elts], self.type_from_expr(parse_expr(ret.strip()))
+        returns = self.type_from_expr(parse_expr(ret.strip())) if arrow else None
+        return [self.type_from_expr(e) for e in elts], returns
 
     def emit_return_value(self, ret: ast.Return) -> Value:
         rng = ret.range
@@ -206,7 +211,7 @@ class FunctionCompiler(Emitter):
         else:
             value = self.emit_expr(s.value, hint)
         if hint is not None:
-            value = self.check_declared(value, hint, s.value.range)
+            value = self.check_declared(value, hint, s.value.range, _is_literal(s.value))
         for t in s.targets:
             self.assign_to(t, value, s.range, declared=hint, name_value=not self.copies(s.value))
 
@@ -214,7 +219,8 @@ class FunctionCompiler(Emitter):
         t = self.type_from_expr(s.annotation)
         if s.value is None:
             raise CompileError("an annotated declaration needs a value in TorchScript", s.range)
-        value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range)
+        value = self.check_declared(self.emit_expr(s.value, t), t, s.value.range,
+                                    _is_literal(s.value), getattr(s.target, "id", ""))
         self.assign_to(s.target, value, s.range, declared=t, name_value=not self.copies(s.value))
 
     def copies(self, value: ast.Expr) -> bool:
@@ -238,11 +244,21 @@ class FunctionCompiler(Emitter):
                 return self.emit_tuple(items, rng)
         return v
 
-    def check_declared(self, value: Value, t: T.Type, rng: SourceRange) -> Value:
+    def check_declared(self, value: Value, t: T.Type, rng: SourceRange,
+                       literal: bool = False, name: str = "") -> Value:
+        """`value` as a value of declared type `t` (of variable `name`, if one); `literal`:
+        it is a container literal or comprehension, so nothing else refers to it."""
         value = self.implicit_convert(value, t, rng)
+        if literal and isinstance(value.type, (T.ListType, T.DictType)) and \
+                not isinstance(t, (T.ListType, T.DictType, T.OptionalType, T.UnionType)) and \
+                t != T.AnyType:
+            kind = "List" if isinstance(value.type, T.ListType) else "Dict"
+            raise CompileError(f"Expected an annotation of type {kind} but got "
+                               f"{t.annotation_str()}", rng)
         if not T.is_subtype(value.type, t):
-            raise CompileError(f"Variable was annotated as {t.annotation_str()} but is assigned "
-                               f"a value of type {value.type.annotation_str()}", rng)
+            raise CompileError(f"Variable{f' {name!r}' if name else ''} is annotated with type "
+                               f"{t.annotation_str()} but is being assigned to a value of type "
+                               f"{value.type.annotation_str()}", rng)
         if value.type != t and value.node.kind == prim.Constant and value.type == T.NoneType:
             value.type = t  # `x: Optional[int] = None` keeps the declared type
         return value
@@ -376,7 +392,7 @@ class FunctionCompiler(Emitter):
         for t in s.targets:
             if isinstance(t, ast.Name):
                 self.lookup(t.id, t.range)
-                self.env.assign(t.id, Undefined(f"'{t.id}' was deleted"))
+                self.env.assign(t.id, Undefined(f"undefined value {t.id} (deleted)"))
             elif isinstance(t, ast.Subscript):
                 container = self.emit_expr(t.value)
                 if isinstance(t.index, ast.Slice):
@@ -451,7 +467,8 @@ class FunctionCompiler(Emitter):
             if not isinstance(tv, SimpleValue) or not isinstance(fv, SimpleValue):
                 missing = "true" if not isinstance(tv, SimpleValue) else "false"
                 if tv is None or fv is None or isinstance(tv, Undefined) or isinstance(fv, Undefined):
-                    self.env.assign(name, Undefined(f"'{name}' is not defined in the {missing} branch"))
+                    self.env.assign(name, Undefined(f"undefined value {name}: '{name}' is not "
+                                                    f"defined in the {missing} branch"))
                     continue
                 if tv is fv:
                     self.env.assign(name, tv)
@@ -586,6 +603,13 @@ class FunctionCompiler(Emitter):
                     f"Variable '{target.id}' is annotated with type "
                     f"{prev_declared.annotation_str()} but is being assigned to a value of type "
                     f"{value.type.annotation_str()}", rng)
+            outer = self.env.outer_type(target.id)
+            if outer is not None and not T.is_subtype(value.type, outer):
+                # As PyTorch: a block may not change the type of an enclosing variable.
+                raise CompileError(
+                    f"Variable '{target.id}' previously had type {outer.annotation_str()} but is "
+                    f"now being assigned to a value of type {value.type.annotation_str()}",
+                    target.range)
             self.env.assign(target.id, SimpleValue(value), name_value=name_value, declared=declared)
         elif isinstance(target, (ast.TupleLit, ast.ListLit)):
             items = self.emit_tuple_unpack(value, rng, len(target.elts))
@@ -629,6 +653,8 @@ class FunctionCompiler(Emitter):
         return sv
 
 
+def _is_literal(e: ast.Expr) -> bool:
+    return isinstance(e, (ast.ListLit, ast.DictLit, ast.ListComp, ast.DictComp))
 
 
 def _dotted_name(e: ast.Expr) -> str:
@@ -659,6 +685,8 @@ def _default_as(default: Any, t: T.Type) -> Any:
     an archive whose float parameter defaults to an int)."""
     if isinstance(t, T.OptionalType):
         t = t.elem
+    if isinstance(t, T.EnumType) and isinstance(default, enum.Enum) and default.name in t.members:
+        return t.member(default.name)    # a Python Enum member default: the enum's value
     if type(default) is int:
         if t == T.FloatType:
             return float(default)

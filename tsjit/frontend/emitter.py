@@ -11,7 +11,7 @@ from ..ops import registry
 from .._tensor import Tensor
 from . import ast
 from .annotations import type_from_expr
-from .builtins import call_special, emit_tolist, is_tolist_call
+from .builtins import HintedForm, call_special, emit_tolist, is_tolist_call
 from .environment import Environment
 from .indexing import emit_slice, emit_tensor_getitem, slice_parts
 from .iteration import ModuleDictView
@@ -144,6 +144,15 @@ class Emitter:
         if hint is not None and isinstance(hint, T.ListType):
             if is_tolist_call(e):
                 return emit_tolist(self, e, hint, e.range)
+        if hint is not None and isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            form = self.emit_sugared(e.func)
+            if isinstance(form, HintedForm):
+                return form.emit(self, e, hint)   # `x: Dict[str, int] = dict()`
+        declared = hint.elem if isinstance(hint, T.OptionalType) else hint
+        if isinstance(e, ast.ListComp) and isinstance(declared, T.ListType):
+            return self.emit_list_comp(e, declared.elem)
+        if isinstance(e, ast.DictComp) and isinstance(declared, T.DictType):
+            return self.emit_dict_comp(e, declared)
         if isinstance(e, ast.ListLit):
             return self.emit_list_literal(e, hint)
         if isinstance(e, ast.DictLit):
@@ -356,19 +365,27 @@ class Emitter:
         return self.emit_list(items, elem, e.range)
 
     def expr_ListComp(self, e: ast.ListComp) -> SugaredValue:
-        return SimpleValue(self.emit_list_from(
+        return SimpleValue(self.emit_list_comp(e, None))
+
+    def emit_list_comp(self, e: ast.ListComp, elem: Optional[T.Type]) -> Value:
+        """`[elt for ...]`, of element type `elem` when declared."""
+        return self.emit_list_from(
             lambda append: self.emit_comprehension(list(e.generators),
                                                    lambda: append(self.emit_expr(e.elt)), e.range),
-            e.range))
+            e.range, elem)
 
     def emit_list_from(self, fill: Callable[[Callable[[Value], None]], None],
-                       rng: SourceRange) -> Value:
-        """A list that `fill(append)` fills, typed by the element it appends (Tensor if none)."""
-        lst = self.insert(prim.ListConstruct, [], [T.ListType(T.AnyType)], rng).output()
+                       rng: SourceRange, elem: Optional[T.Type] = None) -> Value:
+        """A list that `fill(append)` fills, of element type `elem` if given, else typed by
+        the element it appends (Tensor if none)."""
+        lst = self.insert(prim.ListConstruct, [], [T.ListType(elem or T.AnyType)], rng).output()
 
         def append(v: Value) -> None:
             if lst.type == T.ListType(T.AnyType):
                 lst.type = T.ListType(v.type)   # typed by the element, once it is known
+            elif not T.is_subtype(v.type, lst.type.elem):
+                raise CompileError(f"list element of type {v.type.annotation_str()} does not "
+                                   f"match the list type {lst.type.annotation_str()}", rng)
             self.emit_builtin("aten::append", [NamedValue(lst), NamedValue(v)], {}, rng)
         fill(append)
         if lst.type == T.ListType(T.AnyType):
@@ -376,17 +393,26 @@ class Emitter:
         return lst
 
     def expr_DictComp(self, e: ast.DictComp) -> SugaredValue:
-        d = self.insert(prim.DictConstruct, [], [T.DictType(T.AnyType, T.AnyType)], e.range).output()
+        return SimpleValue(self.emit_dict_comp(e, None))
+
+    def emit_dict_comp(self, e: ast.DictComp, declared: Optional[T.DictType]) -> Value:
+        """`{k: v for ...}`, of type `declared` when declared."""
+        any_dict = T.DictType(T.AnyType, T.AnyType)
+        d = self.insert(prim.DictConstruct, [], [declared or any_dict], e.range).output()
 
         def add() -> None:
             k, v = self.emit_expr(e.key), self.emit_expr(e.value)
-            if d.type == T.DictType(T.AnyType, T.AnyType):
+            if d.type == any_dict:
                 d.type = T.DictType(k.type, v.type)
+            elif not (T.is_subtype(k.type, d.type.key) and T.is_subtype(v.type, d.type.value)):
+                raise CompileError(f"dict entry of types {k.type.annotation_str()}, "
+                                   f"{v.type.annotation_str()} does not match the dict type "
+                                   f"{d.type.annotation_str()}", e.range)
             self.emit_builtin("aten::_set_item", [NamedValue(d), NamedValue(k), NamedValue(v)], {}, e.range)
         self.emit_comprehension(list(e.generators), add, e.range)
         if d.type == T.DictType(T.AnyType, T.AnyType):
             d.type = T.DictType(T.StrType, T.TensorType)
-        return SimpleValue(d)
+        return d
 
     def emit_comprehension(self, gens: list, add: Callable[[], None], rng: SourceRange) -> None:
         """Nested loops over the generators; `add` runs where every `if` holds."""
@@ -609,6 +635,10 @@ class Emitter:
                         values[i] = self.emit_constant(t.defaults[i], rng)
                     else:
                         raise CompileError(f"missing field '{names[i]}' of {t.qualified_name}", rng)
+                elif not T.is_subtype(v.type, t.elems[i]):
+                    raise CompileError(f"Expected a value of type '{t.elems[i].annotation_str()}' "
+                                       f"for argument '{names[i]}' but instead found type "
+                                       f"'{v.type.annotation_str()}'", rng)
             return self.emit_tuple([v for v in values if v is not None], rng, t)
         if not isinstance(t, T.ClassType) or t.is_module:
             raise CompileError(f"cannot construct {t.annotation_str()} in TorchScript", rng)

@@ -53,6 +53,19 @@ class Environment:
         """Names bound in this block, in order of first assignment (refinements excluded)."""
         return [n for n in self.vars if n not in self.refinement_bindings]
 
+    def outer_type(self, name: str) -> Optional[T.Type]:
+        """The type of `name` as an enclosing block defined it, when this block has not
+        bound it itself (refinements aside); None otherwise."""
+        if name in self.vars:
+            return None
+        env = self.parent
+        while env is not None:
+            v = env.vars.get(name)
+            if v is not None and name not in env.refinement_bindings:
+                return v.value.type if isinstance(v, SimpleValue) else None
+            env = env.parent
+        return None
+
     def declared_type(self, name: str) -> Optional[T.Type]:
         env: Optional[Environment] = self
         while env is not None:
@@ -73,7 +86,9 @@ class Environment:
             v = sv.value
             # Only name values defined in this block: naming an outer value after an inner
             # variable would make printed code differ between save and reload.
-            if not v.has_debug_name() and v.node.owning_block is self.block:
+            # A ModuleList entry's automatic `_0` gives way to the variable's name.
+            if (not v.has_debug_name() or not meaningful_name(v.debug_name_base())) and \
+                    v.node.owning_block is self.block:
                 v.set_debug_name(name)
         self.vars[name] = sv
 

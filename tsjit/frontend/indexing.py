@@ -51,38 +51,49 @@ def _views(c: Any, x: Value, index: ast.Expr, rng: SourceRange) -> tuple[Value, 
     """Apply the int/slice/None/... parts; returns the view and the tensor indices by dim."""
     parts = _parts(index)
     dim = 0
+    # After `...` the parts address the last dimensions, counted from the end, as PyTorch
+    # emits them: `remaining` is how many dimensions the parts still to come consume.
+    remaining: Optional[int] = None
     tensors: list[Optional[Value]] = []
     for k, p in enumerate(parts):
-        if isinstance(p, ast.Constant) and p.value is ...:
-            # The parts after `...` address the last dimensions: count from the end.
-            dim = -(len(parts) - k - 1)
+        if _is_constant(p, ...):
+            remaining = sum(1 for q in parts[k + 1:] if not _is_constant(q, None))
             continue
-        if isinstance(p, ast.Constant) and p.value is None:
-            x = _call(c, "aten::unsqueeze", [x, c.emit_constant(dim, rng)], rng)
-            dim += 1
+        if _is_constant(p, None):
+            at = dim if remaining is None else -(remaining + 1)
+            x = _call(c, "aten::unsqueeze", [x, c.emit_constant(at, rng)], rng)
+            dim += remaining is None
             tensors.append(None)
             continue
+        here = dim if remaining is None else -remaining
         if is_slice(c, p):
-            dim_value = c.emit_constant(dim, rng)
+            dim_value = c.emit_constant(here, rng)
             x = _slice(c, x, dim_value, slice_parts(c, p), rng)
-            dim += 1
             tensors.append(None)
-            continue
-        v = c.emit_expr(p)
-        if v.type == T.IntType:
-            x = _call(c, "aten::select", [x, c.emit_constant(dim, rng), v], rng)
-            if dim < 0:
-                dim += 1   # from the end, the next dimension is one closer to it
-            continue
-        if v.type == T.TensorType or isinstance(v.type, T.ListType):
+        else:
+            v = c.emit_expr(p)
+            if v.type == T.IntType:
+                x = _call(c, "aten::select", [x, c.emit_constant(here, rng), v], rng)
+                if remaining is not None:
+                    remaining -= 1
+                continue
+            if v.type != T.TensorType and not isinstance(v.type, T.ListType):
+                raise CompileError(f"a tensor cannot be indexed by a value of type "
+                                   f"{v.type.annotation_str()}", p.range)
             if isinstance(v.type, T.ListType):
-                v = _call(c, "aten::tensor", [v], rng)
+                # A list index is a long tensor, whatever its elements (PyTorch's dtype=4).
+                v = c.emit_builtin("aten::tensor", [NamedValue(v)],
+                                   {"dtype": NamedValue(c.emit_constant(4, rng), "dtype")}, rng)
             tensors.append(v)
+        if remaining is None:
             dim += 1
-            continue
-        raise CompileError(f"a tensor cannot be indexed by a value of type "
-                           f"{v.type.annotation_str()}", p.range)
+        else:
+            remaining -= 1
     return x, tensors
+
+
+def _is_constant(e: ast.Expr, value: Any) -> bool:
+    return isinstance(e, ast.Constant) and e.value is value
 
 
 def _call(c: Any, name: str, args: list[Value], rng: SourceRange) -> Value:

@@ -15,7 +15,7 @@ from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.node_kinds import prim
 from .schema_matching import NamedValue
-from .sugared import RangeValue, SimpleValue, SugaredValue
+from .sugared import ClassValue, RangeValue, SimpleValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 
@@ -51,6 +51,11 @@ def iteration(c: Any, sv: SugaredValue, rng: SourceRange) -> Iteration:
     """How to loop over `sv`."""
     if isinstance(sv, SimpleValue):
         return _sequence(c, sv.value, rng)
+    if isinstance(sv, ClassValue) and isinstance(sv.type, T.EnumType):
+        # `for e in Color`: over the list of its members, as PyTorch lowers it.
+        t = sv.type
+        members = [c.emit_constant(t.member(n), rng, t) for n in t.members]
+        return _sequence(c, c.emit_list(members, t, rng), rng)
     it = sv.iterate(c, rng)
     if isinstance(it, RangeValue):
         return _range(c, it, rng)

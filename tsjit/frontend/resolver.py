@@ -94,6 +94,14 @@ class PythonResolver(Resolver):
             return lookup_builtin(name) or self.unsupported(name, rng)
         return None
 
+    def resolve_annotation(self, e: ast.Expr, c: Any) -> Optional[SugaredValue]:
+        if isinstance(e, ast.Name) and (e.id in self.closure or e.id in self.globals) and \
+                isinstance(self.closure.get(e.id, self.globals.get(e.id)), type):
+            # A Python class: an error making its type (a bad enum, a class that does not
+            # compile) is the error to report, not "unknown type annotation".
+            return c.emit_sugared(e)
+        return super().resolve_annotation(e, c)
+
     def unsupported(self, name: str, rng: SourceRange) -> SugaredValue:
         raise CompileError(f"Python builtin '{name}' is currently not supported in TorchScript", rng)
 

@@ -50,14 +50,18 @@ def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool
     formal = arg.type
     if T.match_type(formal, v.type, env):
         return v
+    # PyTorch's wording, shown under the candidate when no overload matches.
+    why = _NoMatch(f"Expected a value of type '{T.substitute(formal, env).annotation_str()}' "
+                   f"for argument '{arg.name}' but instead found type "
+                   f"'{v.type.annotation_str()}'.")
     if not allow_conversions:
-        raise _NoMatch
+        raise why
     for target in _conversion_targets(T.substitute(formal, env)):
         try:
             return _convert_to(c, v, target, arg.N, rng)
         except _NoMatch:
             continue
-    raise _NoMatch
+    raise why
 
 
 def _conversion_targets(t: T.Type) -> list[T.Type]:
@@ -118,14 +122,14 @@ def _try_match(c: Any, schema: FunctionSchema, args: Sequence[NamedValue],
             inputs.append(c.emit_constant_for(arg.default, T.substitute(arg.type, env), rng))
             continue
         else:
-            raise _NoMatch
+            raise _NoMatch(f"Argument {arg.name} not provided.")
         inputs.append(_convert(c, nv.value, arg, env, allow_conversions, nv.range or rng))
     if pi < len(positional):
         if not schema.is_vararg:
             raise _NoMatch
         inputs.extend(nv.value for nv in positional[pi:])
     if set(kwargs) - used_kw:
-        raise _NoMatch
+        raise _NoMatch(f"Keyword argument {sorted(set(kwargs) - used_kw)[0]} unknown.")
     rets = [T.substitute(r.type, env) for r in schema.returns]
     if any(T.contains_typevar(r) for r in rets):
         raise _NoMatch
@@ -204,12 +208,15 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
         # result does not depend on the order kernels happen to be registered in.
         best: Optional[FunctionSchema] = None
         best_score = best_index = -1
+        reasons: dict[int, str] = {}
         for i, s in enumerate(schemas):
             mark = _Checkpoint(graph)
             try:
                 m = _try_match(c, s, args, kwargs, self_value, allow, rng)
-            except _NoMatch:
+            except _NoMatch as why:
                 mark.rollback()
+                if why.args:
+                    reasons[i] = why.args[0]
                 continue
             mark.rollback()
             score = _specificity(m)
@@ -225,7 +232,8 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
     shown = [T_name(nv.value.type) for nv in ([NamedValue(self_value)] if self_value else []) + list(args)]
     shown += [f"{k}={T_name(v.value.type)}" for k, v in kwargs.items()]
     name = what or (schemas[0].name if schemas else "call")
-    cands = "\n".join("  " + str(s) for s in schemas)
+    cands = "\n".join("  " + str(s) + (f":\n  {reasons[i]}" if i in reasons else "")
+                       for i, s in enumerate(schemas))
     raise CompileError(f"Arguments for call are not valid: {name}({', '.join(shown)}) matches "
                        f"none of the available variants:\n{cands}", rng)
 

@@ -8,6 +8,7 @@ a mangled name, as PyTorch 2.13 does. Method bodies compile lazily, on first nee
 from __future__ import annotations
 
 import builtins as py_builtins
+import collections
 import enum
 import inspect
 import math
@@ -15,6 +16,7 @@ import sys
 import types as pytypes
 import typing
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -28,9 +30,11 @@ from . import ast
 from .builtins import lookup_builtin, python_builtin
 from .compiler import FunctionCompiler
 from .emitter import constant_type
-from .python_source import parse_python_def
+from .dataclass_methods import generated_source, is_generated, is_made_here
+from .parser import parse_def
+from .python_source import SourceUnavailableError, parse_python_def
 from .resolver import PythonCall, PythonModuleValue, PythonResolver
-from .sugared import (BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
+from .sugared import (TypeValue, BooleanDispatchValue, BuiltinFunction, ClassValue, FunctionValue,
                       SimpleValue, SugaredValue)
 
 # nn.Module bookkeeping that is never a scripted attribute.
@@ -60,6 +64,11 @@ def qualified_name(obj: Any) -> str:
 # Types made from Python classes -> the class, process-wide (as PyTorch's script class
 # registry): results of scripted calls become the Python Enum member or NamedTuple again.
 _PYTHON_CLASSES: dict[T.Type, type] = {}
+
+
+# Dataclasses given to script() themselves, process-wide (every CompilationUnit, as
+# PyTorch's registry): only their generated methods get source (see script_class).
+SCRIPTED_DATACLASSES: "weakref.WeakSet[type]" = weakref.WeakSet()
 
 
 def python_class(t: T.Type) -> Optional[type]:
@@ -102,6 +111,11 @@ class ScriptCompiler:
         builtin = getattr(obj, "__tsjit_builtin__", None)
         if isinstance(builtin, str):
             return python_builtin(builtin)
+        scripted = getattr(obj, "__tsjit_function__", None)
+        if isinstance(scripted, Function):
+            return FunctionValue(scripted)   # a ScriptFunction called from scripted code
+        if obj is collections.OrderedDict:
+            return python_builtin("dict")   # dicts keep insertion order: the same thing
         if obj is None:
             return SimpleValue(c.emit_constant(None, rng))
         if isinstance(obj, enum.Enum):
@@ -136,7 +150,10 @@ class ScriptCompiler:
         if inspect.isfunction(obj):
             return FunctionValue(self.function(obj))
         if isinstance(obj, typing.TypeVar) or getattr(obj, "__origin__", None) is not None:
-            raise CompileError(f"'{name}' is a type, not a value", rng)
+            t = self.annotation_type(obj)
+            if t is None:
+                raise CompileError(f"'{name}' is a type, not a value", rng)
+            return TypeValue(t, name)   # a type alias (`Pair = Tuple[int, int]`)
         raise CompileError(f"Python value '{name}' of type {type(obj).__name__} cannot be used "
                            "in TorchScript", rng)
 
@@ -211,8 +228,10 @@ class ScriptCompiler:
             if values and all(type(v) is py for v in values):
                 break
         else:
-            raise CompileError(f"enum {cls.__name__}: members must all be int, all float or "
-                               "all str")
+            kinds = sorted({type(v).__name__ for v in values})
+            raise CompileError(f"Could not unify type list of enum {cls.__name__}'s values: "
+                               f"members must all be int, all float or all str, not "
+                               f"{' and '.join(kinds)}")
         t = T.EnumType(self.cu.unique_name(qualified_name(cls)), vt, members)
         self.cu.register_type(t)
         self._remember(cls, t)
@@ -230,18 +249,30 @@ class ScriptCompiler:
         self.functions[pyfn] = fn
         return fn
 
-    def _define(self, fn: Function, pyfn: Any, self_type: Optional[T.Type]) -> None:
-        d = parse_python_def(pyfn)
+    def _define(self, fn: Function, pyfn: Any, self_type: Optional[T.Type],
+                generated: Optional[type] = None) -> None:
+        """Compile `pyfn`; `generated`: the dataclass that generated it (see
+        dataclass_methods), whose source is made here."""
+        names: dict = {}
+        if generated is not None:
+            text, names = generated_source(generated, pyfn.__name__)
+            d = parse_def(text, f"<dataclass {generated.__qualname__}.{pyfn.__name__}>")
+        else:
+            d = parse_python_def(pyfn)
         fn.source_def = d
-        resolver = PythonResolver(self, pyfn.__globals__, closure_vars(pyfn))
+        owner = python_class(self_type) if self_type is not None else None
+        if owner is not None and owner.__name__ not in pyfn.__globals__:
+            names.setdefault(owner.__name__, owner)   # a local class names itself in methods
+        resolver = PythonResolver(self, {**pyfn.__globals__, **names}, closure_vars(pyfn))
         compiler = FunctionCompiler(self.cu, resolver, fn, d, self_type)
         compiler.python_defaults = python_defaults(pyfn)
         compiler.compile()
 
-    def method(self, cls_type: T.ClassType, name: str, pyfn: Any) -> Function:
+    def method(self, cls_type: T.ClassType, name: str, pyfn: Any,
+               generated: Optional[type] = None) -> Function:
         """Declare method `name` of `cls_type`, compiled from `pyfn` on first need."""
         fn = Function(f"{cls_type.qualified_name}.{name}", owner=cls_type,
-                      definer=lambda f: self._define(f, pyfn, cls_type))
+                      definer=lambda f: self._define(f, pyfn, cls_type, generated))
         cls_type.methods[name] = fn
         return fn
 
@@ -255,7 +286,18 @@ class ScriptCompiler:
         for klass in reversed(cls.__mro__[:-1]):
             for name, member in vars(klass).items():
                 if inspect.isfunction(member):
-                    self.method(t, name, member)
+                    # Methods dataclasses wrote get source made for them when the class is
+                    # given to script() itself (PyTorch's rule: a dataclass only met in an
+                    # annotation keeps methods without source, an OSError).
+                    generated = is_generated(klass, name, member)
+                    if generated and not is_made_here(name):
+                        continue
+                    if generated and klass not in SCRIPTED_DATACLASSES:
+                        raise SourceUnavailableError(
+                            f"cannot get the source of {member.__qualname__} (written by "
+                            f"dataclasses): script the dataclass {klass.__name__} itself "
+                            "before using it")
+                    self.method(t, name, member, klass if generated else None)
         init = t.methods.get("__init__")
         if init is not None:
             init.ensure_defined()   # attributes are declared by __init__'s assignments
@@ -286,9 +328,11 @@ class ScriptCompiler:
             if callable(value) and not isinstance(value, (list, dict, tuple, Tensor)):
                 continue
             ann = annotations.get(name)
+            if getattr(type(value), "__tsjit_attribute__", False):
+                ann = value.type          # torch.jit.Attribute(value, type)
             t = self.annotation_type(ann) if ann is not None else None
             if t is None:
-                t = infer_type(value)
+                t = infer_type(value, lambda cls: self.python_type(cls, None))
             if t is None:
                 continue  # PyTorch skips attributes it cannot type; using them is an error
             attrs.append((name, t, False, False))
@@ -407,32 +451,36 @@ def _freeze_constant(value: Any, name: str) -> Any:
                        "constants must be numbers, strings, None or tuples of them")
 
 
-def infer_type(value: Any) -> Optional[T.Type]:
-    """The TorchScript type of a Python value, or None when it has none."""
+def infer_type(value: Any, python_type: Any = None) -> Optional[T.Type]:
+    """The TorchScript type of a Python value, or None when it has none; `python_type`
+    (a class -> its type), if given, types Enum members and NamedTuple instances."""
     if value is None or isinstance(value, (bool, int, float, str, complex, Tensor)):
         return constant_type(value)
     if isinstance(value, Device):
         return T.DeviceType
+    if python_type is not None and (isinstance(value, enum.Enum) or
+                                    isinstance(value, tuple) and hasattr(value, "_fields")):
+        return python_type(type(value))
     if isinstance(value, tuple):
-        elems = [infer_type(v) for v in value]
+        elems = [infer_type(v, python_type) for v in value]
         return None if any(e is None for e in elems) else T.TupleType(tuple(elems))  # type: ignore[arg-type]
     if isinstance(value, list):
         if not value:
             return T.ListType(T.TensorType)
-        return _unified(value)
+        return _unified(value, python_type)
     if isinstance(value, dict):
         if not value:
             return T.DictType(T.StrType, T.TensorType)
-        k = _unified(list(value.keys()))
-        v = _unified(list(value.values()))
+        k = _unified(list(value.keys()), python_type)
+        v = _unified(list(value.values()), python_type)
         return None if k is None or v is None else T.DictType(k.elem, v.elem)  # type: ignore[union-attr]
     return None
 
 
-def _unified(values: list) -> Optional[T.ListType]:
-    t = infer_type(values[0])
+def _unified(values: list, python_type: Any) -> Optional[T.ListType]:
+    t = infer_type(values[0], python_type)
     for v in values[1:]:
-        u = infer_type(v)
+        u = infer_type(v, python_type)
         if t is None or u is None:
             return None
         t = T.unify(t, u)
@@ -456,7 +504,10 @@ def class_annotations(cls: type) -> dict:
 
 def _evaluate_annotation(ann: Any, owner: type) -> Any:
     """A string annotation (`from __future__ import annotations`) evaluated where it was
-    written; left as a string when that fails (it then carries no type)."""
+    written; left as a string when that fails (it then carries no type). typing.NamedTuple
+    keeps string annotations as ForwardRefs."""
+    if isinstance(ann, typing.ForwardRef):
+        ann = ann.__forward_arg__
     if not isinstance(ann, str):
         return ann
     module = sys.modules.get(owner.__module__)
@@ -483,7 +534,7 @@ def python_defaults(fn: Any) -> dict:
             return {}
         pairs = [(p.name, p.default) for p in params if p.default is not inspect.Parameter.empty]
     return {name: d for name, d in pairs
-            if d is None or isinstance(d, (bool, int, float, str))}
+            if d is None or isinstance(d, (bool, int, float, str, enum.Enum))}
 
 
 def closure_vars(fn: Any) -> dict:
@@ -499,4 +550,5 @@ def closure_vars(fn: Any) -> dict:
     return out
 
 
-__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class"]
+__all__ = ["ScriptCompiler", "ModuleTypeInfo", "qualified_name", "infer_type", "python_class",
+           "SCRIPTED_DATACLASSES"]

@@ -137,6 +137,9 @@ class SourceImporter:
             got = self.read_code(path)
             if got is not None:
                 self.load_file(prefix, got[0], got[1], got[2])
+            pending = self.pending.pop(name, None)   # a named type the file just declared
+            if pending is not None:
+                pending()
         return self.cu.types.get(name) or self.cu.functions.get(name)
 
     def load_class(self, name: str) -> T.Type:

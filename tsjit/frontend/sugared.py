@@ -13,6 +13,7 @@ from ..ir import Function, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.node_kinds import prim
+from ..ops import registry
 from .schema_matching import NamedValue
 
 if TYPE_CHECKING:
@@ -78,10 +79,19 @@ class SimpleValue(SugaredValue):
             return SimpleValue(c.emit_builtin(op, [NamedValue(self.value)], {}, rng))
         if isinstance(t, T.InterfaceType):
             return MethodValue(self.value, name)
+        if t == T.TensorType and name == "tolist":
+            return _NeedsHint("Expected type hint for result of tolist(): annotate it, e.g. "
+                              "torch.jit.annotate(List[List[float]], x.tolist())")
         if isinstance(t, T.EnumType) and name in ("name", "value"):
             out = t.value_type if name == "value" else T.StrType
             kind = prim.EnumValue if name == "value" else prim.EnumName
             return SimpleValue(c.insert(kind, [self.value], [out], rng).output())
+        if t in _NUMBER_TYPES and not any(_is_method_of(o.schema, t)
+                                          for o in registry.overloads(f"aten::{name}")):
+            # `c.add(1)` on an int: numbers have no such methods (operators taking `a`
+            # are functions), as in PyTorch.
+            raise CompileError(f"'{t.annotation_str()}' object has no attribute or method "
+                               f"'{name}'", rng)
         return BuiltinFunction(f"aten::{name}", self.value)
 
     def set_attr(self, c: "FunctionCompiler", rng: SourceRange, name: str, value: Value) -> None:
@@ -106,6 +116,15 @@ class SimpleValue(SugaredValue):
         return c.value_iterator(self.value, rng)
 
 
+_NUMBER_TYPES = (T.IntType, T.FloatType, T.BoolType, T.ComplexType, T.NumberType, T.NoneType)
+
+
+def _is_method_of(schema: Any, t: T.Type) -> bool:
+    """Whether `schema` is a method of values of type `t` (its first argument is a `self`
+    that takes them)."""
+    args = schema.arguments
+    return bool(args) and args[0].name == "self" and T.match_type(args[0].type, t, {})
+
 # `tensor.<name>` spellings that are properties, not methods.
 TENSOR_PROPERTIES = {
     "shape": "aten::size", "dtype": "prim::dtype", "device": "prim::device",
@@ -114,7 +133,8 @@ TENSOR_PROPERTIES = {
     "layout": "prim::layout", "is_sparse": "prim::is_sparse", "is_quantized": "prim::is_quantized",
     "is_meta": "prim::is_meta", "is_mkldnn": "prim::is_mkldnn", "real": "aten::real",
     "imag": "aten::imag", "name": "prim::name", "is_leaf": "aten::is_leaf",
-    "itemsize": "prim::itemsize", "nbytes": "prim::nbytes",
+    "itemsize": "prim::itemsize", "nbytes": "prim::nbytes", "H": "aten::matrix_H",
+    "mH": "aten::mH", "is_cpu": "prim::is_cpu", "is_nested": "prim::is_nested",
 }
 
 
@@ -230,6 +250,35 @@ class SpecialForm(SugaredValue):
 
     def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
         return c.call_special(self.name, rng, args, kwargs)
+
+    def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
+        return self.type
+
+
+class _NeedsHint(SugaredValue):
+    """A call that only compiles where its result type is declared (`x.tolist()`)."""
+
+    kind = "a call that needs a type hint"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def call(self, c: "FunctionCompiler", rng: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        raise CompileError(self.message, rng)   # located at the whole call
+
+
+class TypeValue(SugaredValue):
+    """A Python typing object (`List[int]`, an alias of one): a type in annotations only."""
+
+    def __init__(self, type: T.Type, name: str) -> None:
+        self.type, self.name = type, name
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return f"the type '{self.name}'"
+
+    def as_value(self, c: "FunctionCompiler", rng: SourceRange) -> Value:
+        raise CompileError(f"'{self.name}' is a type, not a value", rng)
 
     def to_type(self, c: "FunctionCompiler", rng: SourceRange) -> Optional[T.Type]:
         return self.type

@@ -28,6 +28,7 @@ from ..ir.diagnostics import SourceRange
 from ..ir.schema import FunctionSchema, parse_schema
 from ..ir.node_kinds import prim
 from ..ir.passes.inlining import inline_call
+from .parser import parse
 from .resolver import Resolver
 from .sugared import NamespaceValue, SugaredValue
 
@@ -189,8 +190,6 @@ def old_schemas(name: str, version: Optional[int]) -> dict[str, FunctionSchema]:
 
 def emit_upgraded(c: Any, schema: FunctionSchema, inputs: list, rng: SourceRange) -> Any:
     """Emit a call matched against an old schema as the upgrader's body, inlined."""
-    # the caller is a FunctionCompiler: it compiles the upgrader's body (so this module needs
-    # no compiler import, and compiler -> emitter -> upgraders has no way back)
     fn = function(_BY_SCHEMA[id(schema)], type(c))
     ref = c.emit_function_constant(fn, rng)
     n = c.insert(prim.CallFunction, [ref] + list(inputs),
@@ -212,12 +211,17 @@ class _UpgraderResolver(Resolver):
 _CU = CompilationUnit()
 
 
-@lru_cache(maxsize=None)
+_FUNCTIONS: dict[Upgrader, Function] = {}
+
+
 def function(u: Upgrader, compiler: Any) -> Function:
-    """The upgrader's function compiled by `compiler` (a FunctionCompiler class), once per process."""
-    from .parser import parse
-    d = parse(u.source, f"<upgrader {u.operator}>").body[0]
-    fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
-    fn.source_def = d
-    compiler(_CU, _UpgraderResolver(), fn, d).compile()
+    """The upgrader's function, compiled once per process by `compiler` (the compiler class
+    of the code being upgraded: this module does not import the compiler, which imports it)."""
+    fn = _FUNCTIONS.get(u)
+    if fn is None:
+        d = parse(u.source, f"<upgrader {u.operator}>").body[0]
+        fn = Function(f"__torch__.torch.jit.upgraders.{d.name}")
+        fn.source_def = d
+        compiler(_CU, _UpgraderResolver(), fn, d).compile()
+        _FUNCTIONS[u] = fn
     return fn

@@ -105,6 +105,11 @@ def tolist(t: Any, dims: int, kind: int) -> Any:
     if t.dim() != dims:
         raise ValueError(f"Output annotation list dimension and runtime tensor dimension must "
                          f"match for tolist()")
+    # kind: 0 int, 1 float, 2 bool, 3 complex (the annotated element type)
+    actual = {"b": 2, "c": 3, "f": 1}.get(t.dtype.kind, 0)
+    if actual != kind:
+        raise ValueError("Output annotation element type and runtime tensor element type must "
+                         "match for tolist()")
     return t.tolist()
 
 

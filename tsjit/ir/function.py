@@ -1,12 +1,19 @@
 """Function: a named graph with a schema; methods are Functions owned by a ClassType."""
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Optional
 
 from .diagnostics import TsjitError
 from .graph import Graph
 from .schema import Argument, FunctionSchema
 from .types import ClassType, TupleType, Type
+
+
+# One lock for all lazy definitions: a definition compiles its callees' definitions, so a lock
+# per function could deadlock two threads defining each other's callees. Compiling holds the
+# GIL anyway, so serialising definitions costs no parallelism.
+_DEFINING = threading.RLock()
 
 
 class Function:
@@ -37,15 +44,18 @@ class Function:
     def ensure_defined(self) -> None:
         """Compile the body now if it was declared lazily."""
         if self._graph is None and self._definer is not None:
-            if self._defining:
-                raise TsjitError(f"'{self.qualified_name}' is recursive, which TorchScript "
-                                 "does not support")
-            self._defining = True
-            try:
-                self._definer(self)
-            finally:
-                self._defining = False
-            self._definer = None
+            with _DEFINING:
+                if self._definer is None:      # another thread defined it while we waited
+                    return
+                if self._defining:             # only this thread can be inside a definer
+                    raise TsjitError(f"'{self.qualified_name}' is recursive, which TorchScript "
+                                     "does not support")
+                self._defining = True
+                try:
+                    self._definer(self)
+                finally:
+                    self._defining = False
+                self._definer = None
 
     @property
     def graph(self) -> Graph:

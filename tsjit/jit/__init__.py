@@ -1,8 +1,8 @@
 """tsjit.jit: scripting, saving and loading (mirrors torch.jit)."""
 from __future__ import annotations
 
-import builtins as _builtins
-from typing import Any, Final, Optional
+import contextlib
+from typing import Any, Final, Iterator, NamedTuple, Optional
 
 
 
@@ -53,9 +53,17 @@ def __getattr__(name: str) -> Any:
     if name == "CompilationUnit":
         from .source_cu import CompilationUnit
         return CompilationUnit
-    if name in ("ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule"):
+    if name in ("ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule",
+                "RecursiveScriptModule"):
         from . import script_module
         return getattr(script_module, name)
+    if name == "Error":
+        # torch.jit.Error: what scripted code raises when it fails
+        from ..interpreter.errors import ScriptError
+        return ScriptError
+    if name in ("ScriptList", "ScriptDict"):
+        from . import containers
+        return getattr(containers, name)
     raise AttributeError(f"module 'tsjit.jit' has no attribute '{name}'")
 
 
@@ -131,10 +139,82 @@ def _unwrap_optional(x: Any) -> Any:
     return x
 
 
+class Attribute(NamedTuple):
+    """`self.x = torch.jit.Attribute(value, type)`: an attribute of a declared type (in
+    Python, `.value` and `.type`; scripting gives the attribute that type)."""
+
+    value: Any
+    type: Any
+
+
+Attribute.__tsjit_attribute__ = True   # type: ignore[attr-defined]  (seen by scripting)
+
+
+class Future:
+    """The result of `fork`: tsjit runs the call at once (one thread), `wait` returns it."""
+
+    def __init__(self, value: Any) -> None:
+        self._value = value
+
+    def wait(self) -> Any:
+        return self._value
+
+    def value(self) -> Any:
+        return self._value
+
+    def done(self) -> bool:
+        return True
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Future:
+    """Start `func(*args, **kwargs)`; tsjit runs it now (there is one thread)."""
+    return Future(func(*args, **kwargs))
+
+
+def wait(future: Future) -> Any:
+    """The result of a `fork`."""
+    return future.wait()
+
+
+_fork, _wait = fork, wait
+
+
+def script_method(fn: Any) -> Any:
+    """Mark a method to be compiled (torch.jit.script_method): as `export`."""
+    return export(fn)
+
+
+def optimize_for_inference(mod: Any, other_methods: Any = None) -> Any:
+    """A frozen copy of a scripted module, for inference (see freeze)."""
+    return freeze(mod, other_methods)
+
+
+@contextlib.contextmanager
+def optimized_execution(should_optimize: bool) -> Iterator[None]:
+    """Kept for code that sets it: tsjit's executors choose their tier themselves."""
+    yield
+
+
+def export_opnames(m: Any) -> list:
+    """The operators (`aten::add.Tensor`...) the methods of scripted module `m` and the
+    functions they call run, sorted."""
+    from .introspection import operator_names
+    return operator_names(m)
+
+
+def _check(cond: Any, message: Any = None) -> None:
+    """Raise RuntimeError(message) unless `cond` (torch._check); `message` may be a
+    callable giving the text."""
+    if not cond:
+        text = message() if callable(message) else message
+        raise RuntimeError(text if text is not None else "Expected cond to be True")
+
+
 # What these mean inside scripted code (see frontend.builtins.python_builtin).
 annotate.__tsjit_builtin__ = "annotate"                # type: ignore[attr-defined]
 isinstance.__tsjit_builtin__ = "isinstance"            # type: ignore[attr-defined]
 is_tracing.__tsjit_builtin__ = "is_tracing"            # type: ignore[attr-defined]
+_check.__tsjit_builtin__ = "_check"                    # type: ignore[attr-defined]
 is_scripting.__tsjit_op__ = "aten::is_scripting"       # type: ignore[attr-defined]
 _unwrap_optional.__tsjit_op__ = "aten::_unwrap_optional"  # type: ignore[attr-defined]
 
@@ -142,4 +222,7 @@ _unwrap_optional.__tsjit_op__ = "aten::_unwrap_optional"  # type: ignore[attr-de
 __all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",
            "compilation_unit", "reset_compilation_unit", "script", "freeze", "export", "ignore",
            "unused", "interface",
-           "save", "load", "annotate", "isinstance", "is_scripting", "is_tracing"]
+           "save", "load", "annotate", "isinstance", "is_scripting", "is_tracing", "Attribute",
+           "Error", "Future", "fork", "wait", "script_method", "optimize_for_inference",
+           "optimized_execution", "export_opnames", "RecursiveScriptModule", "ScriptList",
+           "ScriptDict"]

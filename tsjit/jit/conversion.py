@@ -32,13 +32,24 @@ class ScriptContainer:
     _type: T.Type
 
 
+def _number(v: Any, kind: type) -> Any:
+    """A Python number of `kind` from an int/float (not bool) or a one-element tensor, as
+    PyTorch's argument conversion casts them."""
+    if isinstance(v, bool):
+        return _NO
+    if isinstance(v, (int, float)) and (kind is float or isinstance(v, int)):
+        return kind(v)
+    if isinstance(v, Tensor) and v.numel() == 1:
+        return kind(v.item())
+    return _NO
+
+
 _SCALARS: dict[T.Type, Any] = {
-    T.IntType: lambda v: v if isinstance(v, int) and not isinstance(v, bool) else _NO,
+    T.IntType: lambda v: _number(v, int),
     T.BoolType: lambda v: v if isinstance(v, bool) else _NO,
     T.StrType: lambda v: v if isinstance(v, str) else _NO,
     # PyTorch's float parameter takes a Python int (and converts it).
-    T.FloatType: lambda v: float(v) if isinstance(v, (int, float)) and not isinstance(v, bool)
-    else _NO,
+    T.FloatType: lambda v: _number(v, float),
     T.ComplexType: lambda v: complex(v) if isinstance(v, (int, float, complex))
     and not isinstance(v, bool) else _NO,
     T.NumberType: lambda v: v if isinstance(v, (int, float, complex)) else _NO,
@@ -77,7 +88,7 @@ def _convert(v: Any, t: T.Type) -> Any:
     if isinstance(v, ScriptContainer):
         return v._data if T.is_subtype(v._type, t) else _NO
     if isinstance(t, T.ListType):
-        if not isinstance(v, (list, tuple)):
+        if not isinstance(v, (list, tuple, range)):
             return _NO
         out = [_convert(x, t.elem) for x in v]
         return _NO if any(x is _NO for x in out) else out

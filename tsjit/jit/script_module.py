@@ -117,6 +117,11 @@ class ScriptFunction(_Compiled):
     def __init__(self, fn: Function) -> None:
         self.function = fn
 
+    @property
+    def __tsjit_function__(self) -> Function:
+        """What scripted code calling this function calls."""
+        return self.function
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self.function
         return to_python(call_function(fn, bind_arguments(fn, args, kwargs, False)),
@@ -307,11 +312,76 @@ class ScriptModule:
         from . import save
         save(self, path, _extra_files)
 
+    def save_to_buffer(self, _extra_files: Optional[dict] = None) -> bytes:
+        """The archive's bytes."""
+        import io
+        buf = io.BytesIO()
+        self.save(buf, _extra_files)
+        return buf.getvalue()
+
+    # --- nn.Module's conveniences ------------------------------------------------------
+    def apply(self, fn: Any) -> "ScriptModule":
+        """Call `fn` on every submodule (children first) and this module."""
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Gradients are never computed in tsjit: every parameter's `.grad` stays None."""
+        for p in self.parameters():
+            p.grad = None
+
+    def to(self, *args: Any, **kwargs: Any) -> "ScriptModule":
+        """Parameters and floating buffers converted in place (`to(torch.float64)`);
+        a device other than the CPU is refused."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif _is_dtype(a):
+                dtype = a
+            elif str(a) not in ("cpu", "cpu:0"):
+                raise TsjitError(f"tsjit runs on the CPU only, not on {a!r}")
+        if "device" in kwargs and str(kwargs["device"]) not in ("cpu", "cpu:0"):
+            raise TsjitError(f"tsjit runs on the CPU only, not on {kwargs['device']!r}")
+        if dtype is not None:
+            for t in list(self.parameters()) + list(self.buffers()):
+                if t.is_floating_point():
+                    t.data = t.to(dtype)
+        return self
+
+    def cpu(self) -> "ScriptModule":
+        return self
+
+    def float(self) -> "ScriptModule":
+        from .._tensor import float32
+        return self.to(float32)
+
+    def double(self) -> "ScriptModule":
+        from .._tensor import float64
+        return self.to(float64)
+
+    def half(self) -> "ScriptModule":
+        from .._tensor import float16
+        return self.to(float16)
+
+    def extra_repr(self) -> str:
+        return ""
+
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self._c.type.qualified_name}>"
 
 
-__all__ = ["ScriptModule", "ScriptMethod", "ScriptFunction", "ArgumentError", "ScriptError",
+def _is_dtype(v: Any) -> bool:
+    from .._tensor import dtype
+    return isinstance(v, dtype)
+
+
+# PyTorch's name for a scripted module's class.
+RecursiveScriptModule = ScriptModule
+
+__all__ = ["ScriptModule", "RecursiveScriptModule", "ScriptMethod", "ScriptFunction", "ArgumentError", "ScriptError",
            "Optional"]
 
 

@@ -1,16 +1,17 @@
 """`script()`: compile Python functions and module instances into runnable objects."""
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from typing import Any
 
-from ..frontend.script import ModuleTypeInfo, ScriptCompiler, infer_type
+from ..frontend.script import SCRIPTED_DATACLASSES, ModuleTypeInfo, ScriptCompiler, infer_type
 from ..interpreter import Object
 from ..ir import CompilationUnit
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
 from .containers import script_container
-from .conversion import ConversionError, ScriptContainer
+from .conversion import ConversionError, ScriptContainer, to_script
 from .script_module import ScriptFunction, ScriptModule
 
 # Like PyTorch's Python-side compilation unit: one per process, so names stay unique and
@@ -48,6 +49,8 @@ def script(obj: Any, type_hint: Any = None) -> Any:
         if getattr(obj, "__tsjit_module__", False):
             raise TsjitError(f"script() takes a module instance, not the class {obj.__name__}; "
                              f"call script({obj.__name__}(...))")
+        if dataclasses.is_dataclass(obj):
+            SCRIPTED_DATACLASSES.add(obj)
         _compiler.python_type(obj, None)
         return obj
     raise TsjitError(f"cannot script an object of type {type(obj).__name__}; script() takes "
@@ -91,8 +94,19 @@ def _create_object(m: Any, info: ModuleTypeInfo) -> Object:
         elif a.name in info.submodules:
             slots.append(_create_object(m._modules[a.name], info.submodules[a.name]))
         else:
-            slots.append(_copy_value(getattr(m, a.name)))
+            slots.append(_attribute_value(getattr(m, a.name), a.type))
     return Object(t, slots)
+
+
+def _attribute_value(v: Any, t: T.Type) -> Any:
+    """An attribute's value as the scripted object holds it: converted to its type (Enum
+    members, containers copied), or copied as it is where the type says less."""
+    if getattr(type(v), "__tsjit_attribute__", False):
+        v = v.value               # torch.jit.Attribute(value, type)
+    try:
+        return to_script(v, t)
+    except ConversionError:
+        return _copy_value(v)
 
 
 def _copy_value(v: Any) -> Any:

@@ -1,6 +1,8 @@
 """`tsjit.jit.CompilationUnit(source)`: compile functions given as source text."""
 from __future__ import annotations
 
+import sys
+import textwrap
 from typing import Any, Optional
 
 from ..frontend import ast
@@ -17,22 +19,27 @@ from .script_module import ScriptFunction
 class CompilationUnit:
     """Functions compiled from `source`; each is an attribute (`cu.f(1, 2)`).
 
-    Names the source uses resolve through `globals_` (e.g. `{"torch": tsjit}`), then the
-    language's builtins, as in a module scripted from a file.
+    Names the source uses resolve through `globals_` (e.g. `{"torch": tsjit}`), else, as
+    in PyTorch, through the variables of the code that creates the unit (its locals,
+    then its globals); then the language's builtins.
     """
 
     def __init__(self, source: str = "", globals_: Optional[dict] = None,
-                 filename: str = "<source>") -> None:
+                 filename: str = "<source>", _frames_up: int = 0) -> None:
         self._cu = IRCompilationUnit()
         self._script = ScriptCompiler(self._cu)
-        self._globals = dict(globals_ or {})
+        if globals_ is None:
+            frame = sys._getframe(1 + _frames_up)
+            globals_ = {**frame.f_globals, **frame.f_locals}
+        self._globals = dict(globals_)
         self._functions: dict[str, Function] = {}
         if source:
             self.define(source, filename)
 
     def define(self, source: str, filename: str = "<source>") -> None:
-        """Compile every `def` of `source` (they may call each other)."""
-        module = parse(source, filename)
+        """Compile every `def` of `source` (they may call each other); the source may be
+        indented as a whole (e.g. a triple-quoted string inside a function)."""
+        module = parse(textwrap.dedent(source), filename)
         resolver = _LocalResolver(self._script, self._globals, self)
         defs = []
         for stmt in module.body:

@@ -7,7 +7,7 @@ import warnings
 from typing import List, Optional, Tuple
 
 from .._tensor import Tensor, bool_
-from ..ops import eager as torch
+from ..ops import functions as torch
 from . import functional as F
 
 

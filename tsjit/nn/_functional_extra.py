@@ -7,7 +7,7 @@ import warnings
 from typing import List, Optional, Union
 
 from .._tensor import Tensor
-from ..ops import eager as torch
+from ..ops import functions as torch
 from ._functional_resample import interpolate
 from .functional import _no_grad_embedding_renorm_
 from ._jit_internal import BroadcastingList1, BroadcastingList2, BroadcastingList3

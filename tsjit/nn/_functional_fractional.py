@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from .._tensor import Tensor
-from ..ops import eager as torch
+from ..ops import functions as torch
 from ._jit_internal import BroadcastingList2, BroadcastingList3, boolean_dispatch
 
 

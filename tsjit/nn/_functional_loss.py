@@ -6,7 +6,7 @@ import warnings
 from typing import Optional, Union
 
 from .._tensor import Tensor
-from ..ops import eager as torch
+from ..ops import functions as torch
 
 
 def _reduction_enum(reduction: str) -> int:

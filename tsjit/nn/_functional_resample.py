@@ -6,7 +6,7 @@ import warnings
 from typing import List, Optional, Union
 
 from .._tensor import Tensor
-from ..ops import eager as torch
+from ..ops import functions as torch
 
 
 def interpolate(input: Tensor, size: Optional[Union[int, List[int]]] = None,

@@ -16,7 +16,7 @@ import warnings
 from typing import Any, List, Optional, Tuple, Union
 
 from .._tensor import Tensor
-from ..ops import eager as torch
+from ..ops import functions as torch
 from ._jit_internal import (BroadcastingList1, BroadcastingList2, BroadcastingList3,
                              boolean_dispatch)
 

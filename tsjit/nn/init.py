@@ -5,7 +5,7 @@ import math
 from typing import Optional
 
 from .._tensor import Tensor
-from ..ops import eager as _ops
+from ..ops import functions as _ops
 
 
 def calculate_gain(nonlinearity: str, param: Optional[float] = None) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import re
+import types
 from typing import Any, Callable
 
 import numpy as np
@@ -95,7 +96,8 @@ class _Arg:
 class _Plan:
     """How call arguments bind to one schema, precomputed so a call does no parsing."""
 
-    __slots__ = ("schema", "args", "positional", "names", "int_list", "prefix", "defaults")
+    __slots__ = ("schema", "args", "positional", "names", "int_list", "tensor_list", "prefix",
+                 "defaults")
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
@@ -106,13 +108,15 @@ class _Plan:
         self.int_list = next((i for i in self.positional
                               if self.args[i].is_list and self.args[i].base in ("int", "SymInt")),
                              None)
+        self.tensor_list = next((i for i in self.positional
+                                 if self.args[i].is_list and self.args[i].base == "Tensor"), None)
         # positional arguments are the schema's first ones: a call with only positional
         # arguments binds by position, then takes defaults (the eager hot path)
         self.prefix = self.positional == list(range(len(self.positional)))
         self.defaults = [a.default if a.has_default else _MISSING for a in schema.arguments]
 
 
-def _coerce(v: Any, spec: _Arg) -> Any:
+def _coerce(v: Any, spec: _Arg, scalars: bool = False) -> Any:
     tp = type(v)
     if tp is spec.exact:
         return v                                  # the common cases first
@@ -129,6 +133,8 @@ def _coerce(v: Any, spec: _Arg) -> Any:
             return None
         raise _NoMatch
     is_list = spec.is_list
+    if scalars and base == "Scalar" and not is_list and isinstance(v, Tensor) and v.dim() == 0:
+        return v.item()
     if base == "ScalarType" and not is_list:
         if isinstance(v, D.dtype) or v in (float, int, bool, complex):
             return D.as_dtype(v)
@@ -178,8 +184,8 @@ def _coerce(v: Any, spec: _Arg) -> Any:
     if base in ("int", "SymInt"):
         if _is_int(v):
             return int(v)
-        if isinstance(v, Tensor) and v.numel() == 1 and v.dtype.kind == "i":
-            return int(v)
+        if isinstance(v, Tensor) and v.dim() == 0 and v.dtype.kind == "i":
+            return int(v)    # as PyTorch's argument parser: a 0-dim integral tensor only
         raise _NoMatch
     if base == "float":
         if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(
@@ -201,25 +207,38 @@ def _coerce(v: Any, spec: _Arg) -> Any:
     return v
 
 
+def _is_0dim(v: Any) -> bool:
+    return isinstance(v, Tensor) and v.dim() == 0
+
+
 def _raise() -> Any:
     raise _NoMatch
 
 
 def _pack_varargs(args: tuple, plan: _Plan) -> tuple:
     # `x.view(2, 3)` / `zeros(2, 3)`: extra positional ints fill the first int[] argument
+    # `einsum("ij,jk", a, b)`: extra positional tensors fill a Tensor[] argument
     i = plan.int_list
-    if len(args) <= len(plan.positional) or i is None:
+    if len(args) <= len(plan.positional):
         return args
     n = len(args) - len(plan.positional) + 1
-    chunk = args[i:i + n]
-    if all(_is_int(x) for x in chunk):
-        return args[:i] + (list(chunk),) + args[i + n:]
+    if i is not None and all(_is_int(x) for x in args[i:i + n]):
+        return args[:i] + (list(args[i:i + n]),) + args[i + n:]
+    i = plan.tensor_list
+    if i is not None and all(isinstance(x, Tensor) for x in args[i:i + n]):
+        return args[:i] + (list(args[i:i + n]),) + args[i + n:]
     return args
 
 
-def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
+# Keyword names the Python API uses for a schema's argument: `torch.exp(input=x)` is
+# `self`, `torch.split(x, split_size_or_sections=2)` is `split_size` / `split_sizes`.
+_KEYWORD_ALIASES = {"input": ("self",), "split_size_or_sections": ("split_size", "split_sizes")}
+
+
+def _bind(plan: _Plan, args: tuple, kwargs: dict, scalars: bool = False) -> list[Any]:
+    """The kernel's arguments; `scalars`: a 0-dim tensor may be given for a Scalar."""
     if not kwargs and plan.prefix and len(args) <= len(plan.positional):
-        out = [v if type(v) is spec.exact else _coerce(v, spec)
+        out = [v if type(v) is spec.exact else _coerce(v, spec, scalars)
                for v, spec in zip(args, plan.args)]
         for d in plan.defaults[len(args):]:
             if d is _MISSING:
@@ -236,6 +255,8 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
         values[i] = v
     for k, v in kwargs.items():
         i = plan.names.get(k)
+        if i is None:
+            i = next((plan.names[a] for a in _KEYWORD_ALIASES.get(k, ()) if a in plan.names), None)
         if i is None or values[i] is not _MISSING:
             raise _NoMatch
         values[i] = v
@@ -247,7 +268,7 @@ def _bind(plan: _Plan, args: tuple, kwargs: dict) -> list[Any]:
                 raise _NoMatch
             out.append(list(a.default) if isinstance(a.default, list) else a.default)
             continue
-        out.append(_coerce(v, plan.args[i]))
+        out.append(_coerce(v, plan.args[i], scalars))
     return out
 
 
@@ -257,6 +278,8 @@ _namedtuples: dict[tuple, Any] = {}
 
 def _finish_result(schema: Any, r: Any) -> Any:
     rets = schema.returns
+    if type(r) is list and len(rets) == 1 and rets[0].type == _TENSOR_LIST:
+        return tuple(r)   # PyTorch's Python binding returns a Tensor[] as a tuple (split...)
     if isinstance(r, tuple) and len(rets) > 1 and all(x.name for x in rets):
         key = (schema.base_name, tuple(x.name for x in rets))
         cls = _namedtuples.get(key)
@@ -264,6 +287,9 @@ def _finish_result(schema: Any, r: Any) -> Any:
             cls = _namedtuples[key] = collections.namedtuple(schema.base_name, key[1])
         return cls(*r)
     return r
+
+
+_TENSOR_LIST = T.ListType(T.TensorType)
 
 
 def _copy_out(out: Tensor, r: Any) -> Tensor:
@@ -306,6 +332,17 @@ class Dispatcher:
                 continue
             r = _finish_result(schema, kernel(*bound))
             return _copy_out(out, r) if out is not None else r
+        if any(_is_0dim(a) for a in args) or any(_is_0dim(v) for v in kwargs.values()):
+            # No overload takes the tensors as they are: a 0-dim tensor may stand for a
+            # Scalar (`addcmul(..., value=torch.tensor(1.5))`), as PyTorch's parser allows.
+            # Tried last, so overloads taking Tensors keep their type promotion.
+            for schema, plan, kernel in cands:
+                try:
+                    bound = _bind(plan, args, kwargs, scalars=True)
+                except _NoMatch:
+                    continue
+                r = _finish_result(schema, kernel(*bound))
+                return _copy_out(out, r) if out is not None else r
         sigs = "\n".join(" * " + str(s) for s, _, _ in cands)
         got = ", ".join([type(a).__name__ for a in args] +
                         [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
@@ -313,24 +350,14 @@ class Dispatcher:
                         f"({got}), but expected one of:\n{sigs}")
 
     def __get__(self, obj: Any, cls: Any = None) -> Any:
-        # used as a Tensor method: bind self
+        # Used as a Tensor method: a bound method (so `inspect.ismethod(x.view)`, as for
+        # torch's builtin methods).
         if obj is None:
             return self
-        return _Bound(self, obj)
+        return types.MethodType(self, obj)
 
     def __repr__(self) -> str:
         return f"<tsjit operator {self.name}>"
-
-
-class _Bound:
-    __slots__ = ("d", "obj")
-
-    def __init__(self, d: Dispatcher, obj: Any) -> None:
-        self.d = d
-        self.obj = obj
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.d(self.obj, *args, **kwargs)
 
 
 _dispatchers: dict[str, Dispatcher] = {}
@@ -350,16 +377,14 @@ def operator_names() -> list[str]:
     return sorted(_table)
 
 
-def __getattr__(name: str) -> Any:
-    # `eager.add` etc.: any eager operator
-    if name.startswith("__"):
-        raise AttributeError(name)
-    _load()
-    if name in _table:
-        # kept as a module attribute: later lookups skip this function
-        d = globals()[name] = dispatcher(name)
-        return d
-    raise AttributeError(f"module 'tsjit.ops.eager' has no attribute '{name}'")
+def lookup(name: str) -> Dispatcher:
+    """The eager entry point of operator `name` (`tsjit.add`); an AttributeError if no eager
+    overload has that name."""
+    if not name.startswith("__"):
+        _load()
+        if name in _table:
+            return dispatcher(name)
+    raise AttributeError(f"module 'tsjit' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:

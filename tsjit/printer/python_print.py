@@ -465,7 +465,7 @@ class PythonPrinter:
         if isinstance(v, bool):
             return "True" if v else "False"
         if isinstance(v, int):
-            return str(v)
+            return int.__repr__(v)   # a dtype (an int) prints as its ScalarType code, as PyTorch's
         if isinstance(v, float):
             return format_float_literal(v)
         if isinstance(v, str):

@@ -5,7 +5,7 @@ from collections import OrderedDict
 from typing import Any, Iterator, Optional
 
 from ..._tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 
 
 class Module:
@@ -40,6 +40,9 @@ class Module:
         if isinstance(value, Parameter):
             d.pop(name, None)
             params[name] = value
+        elif isinstance(value, Buffer):
+            d.pop(name, None)
+            self.register_buffer(name, Tensor(value._a), value.persistent)
         elif isinstance(value, Module):
             d.pop(name, None)
             modules[name] = value

@@ -7,7 +7,7 @@ import warnings
 from typing import Any, List, Optional, Tuple
 
 from ..._tensor import Tensor, empty
-from ...ops import eager as torch
+from ...ops import functions as torch
 from .. import init
 from ..parameter import Parameter
 from .module import Module

@@ -6,7 +6,7 @@ import warnings
 from typing import Any, Callable, Optional, Union
 
 from ..._tensor import Tensor
-from ...ops import eager as torch
+from ...ops import functions as torch
 from .. import functional as F
 from .. import init
 from .activation import GELU, MultiheadAttention, ReLU

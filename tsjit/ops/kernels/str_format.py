@@ -108,7 +108,7 @@ def percent_format(self: str, *rest: Any) -> str:
             # ints print in full; floats go through a 32-bit C int.
             out.append(str(arg) if isinstance(arg, int) and not isinstance(arg, bool)
                        else str(_c_int(_as_double(key, arg))))
-        elif key in "ef":
+        elif key in "eEf":
             out.append(_c_float(key, _as_double(key, arg)))
         elif key == "s":
             out.append(to_str(arg))

@@ -248,9 +248,17 @@ for _n in ("is_nested", "is_cuda", "is_sparse", "is_sparse_csr", "is_mkldnn", "i
            "is_mtia"):
     op(f"prim::{_n}(Tensor a) -> bool")(_const(False, _n))
 op("prim::is_cpu(Tensor a) -> bool")(_const(True, "is_cpu"))
+op("aten::is_leaf(Tensor self) -> bool")(_const(True, "is_leaf"))   # no autograd graph
 op("prim::layout(Tensor a) -> Layout")(_const(0, "layout"))
 op("prim::name(Tensor a) -> str?")(_const(None, "name"))
 del _n
+
+
+@op("prim::grad(Tensor a) -> Tensor")
+def grad(a: Tensor) -> Any:
+    """The tensor's `.grad`: None, as tsjit computes no gradients (PyTorch's undefined
+    tensor, which Python sees as None)."""
+    return a.grad
 
 
 @op("prim::itemsize(Tensor a) -> int", "aten::element_size(Tensor self) -> int")
