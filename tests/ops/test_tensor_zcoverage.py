@@ -1,6 +1,6 @@
 """Every registered tensor operator is exercised by some differential or plain test.
 
-Runs last (by name) and uses the names the oracle recorded during the session; it skips
+Runs last (tests/conftest.py moves it there) and uses the names the oracle recorded during the session; it skips
 itself when only part of the tensor tests ran (e.g. with -k)."""
 from __future__ import annotations
 

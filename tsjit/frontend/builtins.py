@@ -113,7 +113,7 @@ class CheckForm(SpecialForm):
         def fail() -> None:
             text = message.value if message is not None else \
                 c.emit_constant("Expected cond to be True", rng)
-            c.insert("prim::RaiseException", [text, c.emit_constant("builtins.RuntimeError", rng)],
+            c.insert(prim.RaiseException, [text, c.emit_constant("builtins.RuntimeError", rng)],
                      [], rng)
             c.env.exited = True
         c.emit_if(cond, lambda: None, fail, rng)
@@ -136,11 +136,11 @@ class DictForm(HintedForm):
             d = BuiltinFunction("aten::dict").call(
                 c, e.range, [NamedValue(sv.value, None, e.args[0].range)], {}).as_value(c, e.range)
             return _add_entries(c, d, entries)
-        if isinstance(sv, SimpleValue) and sv.value.node.kind == "prim::ListConstruct" and \
+        if isinstance(sv, SimpleValue) and sv.value.node.kind == prim.ListConstruct and \
                 not sv.value.node.inputs:
             sv = None    # `dict([])`: nothing to insert, whatever the literal's type
         any_dict = T.DictType(T.AnyType, T.AnyType)
-        d = c.insert("prim::DictConstruct", [], [declared or any_dict], e.range).output()
+        d = c.insert(prim.DictConstruct, [], [declared or any_dict], e.range).output()
         if sv is not None:
             item = ast.Name(e.args[0].range, "$item")   # not an identifier: cannot clash
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..._tensor import Tensor, full, tensor
-from ...ops import eager as E
+from ...ops import functions as E
 
 
 class PackedSequence(NamedTuple):

@@ -48,7 +48,7 @@ def test_closed_pipe_is_not_an_error():
 
 def test_a_checkpoint_is_named_not_a_failure(capsys):
     import os
-    cases = os.path.join(os.path.dirname(__file__), "data", "ckpt", "cases")
+    cases = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ckpt", "cases")
     for case in ("sd_linear", "legacy_state_dict"):
         path = os.path.join(cases, case, "file.pt")
         assert main(["list", path]) == 0

@@ -1,0 +1,28 @@
+"""What a file given to a command is, and the errors for files a command cannot use."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..ir.diagnostics import TsjitError
+
+
+def checkpoint_kind(path: str) -> Optional[str]:
+    """A description when `path` is a torch.save checkpoint ("a torch.save checkpoint (zip, 3
+    storages)"), None for a TorchScript archive; a missing file or a directory is an error."""
+    from ..serialize.checkpoint_load import describe
+    if os.path.isdir(path):
+        raise TsjitError(f"{path} is a directory, not a file")
+    if not os.path.exists(path):
+        raise TsjitError(f"no such file: {path}")
+    return describe(path)
+
+
+def archive_only(path: str, command: str) -> None:
+    """An error saying what the file is when it is a torch.save checkpoint, which has no
+    code or methods."""
+    what = checkpoint_kind(path)
+    if what is not None:
+        raise TsjitError(f"{path} is {what}, not a TorchScript archive: it has no code or "
+                         f"methods for `tsjit {command}` (`tsjit info {path}` and "
+                         f"`tsjit list {path}` show what it holds; tsjit.load loads its tensors)")

@@ -1,0 +1,66 @@
+"""Parse the command line and dispatch to the command's module, inside the error boundary."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional
+
+from . import check, code, graph, info, list_records, roundtrip, run, weights
+from .boundary import OK, USAGE, run_guarded
+
+# Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code;
+# they import what they need inside run(), so this list costs nothing to import.
+COMMANDS = {"info": info, "check": check, "list": list_records, "code": code, "graph": graph, "run": run,
+            "roundtrip": roundtrip, "weights": weights}
+
+EPILOG = """exit codes: 0 ok, 1 error (one line `tsjit: error: ...`), 2 usage error.
+--debug (anywhere) shows the Python traceback of an error.
+example: tsjit info model.pt"""
+
+
+def _version() -> str:
+    # the parent package is always imported before this module; no import edge back to it
+    return sys.modules[__package__.rpartition(".")[0]].__version__
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tsjit", description=sys.modules[__package__].__doc__.splitlines()[0],
+                                epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"tsjit {_version()}")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module in COMMANDS.items():
+        sub.add_parser(name, help=module.HELP)
+    return p
+
+
+def command_parser(name: str) -> tuple[argparse.ArgumentParser, object]:
+    """The parser of one command and its module."""
+    module = COMMANDS[name]
+    p = argparse.ArgumentParser(prog=f"tsjit {name}", description=module.HELP,
+                                epilog=f"example:\n  {module.EXAMPLE}\n\n"
+                                       "exit codes: 0 ok, 1 error, 2 usage error",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    module.add_arguments(p)
+    return p, module
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Entry point of the `tsjit` command; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except SystemExit as done:          # argparse: --help, --version (0) and usage errors (2)
+        return done.code if isinstance(done.code, int) else (OK if done.code is None else USAGE)
+
+
+def _main(argv: list[str]) -> int:
+    at = next((i for i, a in enumerate(argv) if not a.startswith("-")), len(argv))
+    top = _top_parser()
+    top.parse_args(argv[:at + 1])       # --version, --help, a known command name
+    parser, module = command_parser(argv[at])
+    # intermixed: `tsjit run ARCHIVE -m METHOD INPUT` as well as `tsjit run -m METHOD ARCHIVE INPUT`
+    args = parser.parse_intermixed_args(argv[:at] + argv[at + 1:])
+    return run_guarded(lambda: module.run(args), debug=args.debug)
