@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 from tests.helpers import tensor_oracle as O
 
-from tsjit.ops.kernels.tensor_conv import im2col  # noqa: E402
+from tsjit.ops.kernels.tensor_conv import conv_depthwise, conv_im2col, im2col  # noqa: E402
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -85,6 +85,57 @@ def test_conv_strided_and_half_inputs(data: st.DataObject) -> None:
             theirs = e
         tol = dict(rtol=1e-2, atol=1e-2) if dt == np.float16 else TOL
         O.compare(mine, theirs, **tol)
+
+
+@st.composite
+def depthwise_case(draw: st.DrawFn, nd: int) -> dict:
+    """groups == input channels (an output-channel multiplier of 1-2) or a few channels per
+    group, with kernels up to 7 wide so that both convolution paths are taken."""
+    groups = draw(st.integers(1, 6))
+    cg, og = draw(st.sampled_from([1, 1, 2])), draw(st.integers(1, 2))
+    k = draw(per_dim(nd, 1, 7))
+    dilation = draw(per_dim(nd, 1, 3))
+    size = [draw(st.integers(d * (kk - 1) + 1, d * (kk - 1) + 9)) for d, kk in zip(dilation, k)]
+    dt = draw(st.sampled_from([np.float32, np.float64]))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    bias = rng.standard_normal(groups * og).astype(dt) if draw(st.booleans()) else None
+    return dict(x=rng.standard_normal([draw(st.integers(1, 2)), groups * cg] + size).astype(dt),
+                w=rng.standard_normal([groups * og, cg] + k).astype(dt), b=bias,
+                stride=draw(per_dim(nd, 1, 3)), padding=draw(per_dim(nd, 0, 3)),
+                dilation=dilation, groups=groups)
+
+
+@SET
+@given(data=st.data())
+def test_depthwise_and_grouped_against_torch(data: st.DataObject) -> None:
+    nd = data.draw(st.integers(1, 3), label="spatial dimensions")
+    c, name = data.draw(depthwise_case(nd)), f"aten::conv{nd}d"
+    params = (c["stride"], c["padding"], c["dilation"], c["groups"])
+    mine = O.diff(name, c["x"], c["w"], c["b"], *params, **TOL)
+    assert not isinstance(mine, BaseException)
+    assert mine.numpy().flags.c_contiguous
+
+
+@SET
+@given(data=st.data())
+def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
+    # the depthwise multiply-accumulate is a second path: it must agree with the general one
+    nd = data.draw(st.integers(1, 3), label="spatial dimensions")
+    c = data.draw(depthwise_case(nd))
+    x, w = c["x"], c["w"][:, :1]
+    x = x[:, :c["groups"]]
+    pads = [(p, p + data.draw(st.integers(0, 1))) for p in c["padding"]]
+    padded = [s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads)]
+    outs = tuple((p - d * (kk - 1) - 1) // s + 1 for p, d, kk, s in
+                 zip(padded, c["dilation"], w.shape[2:], c["stride"]))
+    for dt in (x.dtype, np.float16):
+        xs, ws = x.astype(dt), w.astype(dt)
+        bs = None if c["b"] is None else c["b"].astype(dt)
+        args = (xs, ws, bs, c["stride"], pads, c["dilation"])
+        got = conv_depthwise(*args, outs)
+        want = conv_im2col(*args, c["groups"], outs)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 def test_im2col_zero_padding_wider_than_input() -> None:

@@ -1,9 +1,11 @@
 """Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
 transposed convolutions and the generic aten::convolution entry points.
 
-A convolution gathers the sliding windows of the padded input as a strided view and
-contracts them with the weight in one batched matrix product (im2col), in float32 for
-float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
+Depthwise convolutions (groups == channels) multiply-accumulate one strided view per kernel
+position where that is faster; any other convolution gathers the sliding windows of the
+padded input as a strided view and contracts them with the weight in one batched matrix
+product (im2col). Both compute in float32 for float16/32 inputs as PyTorch does;
+transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
@@ -112,12 +114,8 @@ def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[
 
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
-    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype.
-
-    im2col: the (strided, dilated, zero padded) windows of the input as columns
-    (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
-    rides in the product as one more column row of ones (a weight column of biases), which
-    is cheaper than adding it to the output afterwards."""
+    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype: checks,
+    output size, then conv_depthwise or conv_im2col."""
     n, c = a.shape[:2]
     o = k.shape[0]
     if groups <= 0:
@@ -129,7 +127,6 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
     if o % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
-    cd = compute_dtype(a.dtype)
     ks = k.shape[2:]
     padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
     eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, ks)]
@@ -139,6 +136,27 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
+    # measured (docs/design.md): the per-position multiply-accumulate beats im2col for
+    # depthwise kernels of 5x5 and more and for small images; 3x3 on big images (strided
+    # above all) is the reverse
+    if c == groups and (math.prod(ks) >= 25 or math.prod(outs) < 784):
+        return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
+    return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
+
+
+def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                dilation: Sequence[int], groups: int, outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd's general path on checked arguments: im2col and one batched matrix product.
+
+    im2col: the (strided, dilated, zero padded) windows of the input as columns
+    (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
+    rides in the product as one more column row of ones (a weight column of biases), which
+    is cheaper than adding it to the output afterwards."""
+    n, c = a.shape[:2]
+    o = k.shape[0]
+    cd = compute_dtype(a.dtype)
+    ks = k.shape[2:]
     cg, og = c // groups, o // groups
     kk, ln = math.prod(ks), math.prod(outs)
     w = k.astype(cd, copy=False).reshape(groups, og, cg * kk)
@@ -162,6 +180,55 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
     if bias is not None and not fold:
         y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + outs)
+
+
+# bytes of output a depthwise block accumulates, so that it and its temporary stay in cache
+DEPTHWISE_BLOCK = 1 << 18
+
+
+def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                   stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                   dilation: Sequence[int], outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd with groups == channels (each output channel reads one input channel): a
+    multiply-accumulate per kernel position over a strided view of the padded input.
+
+    Channels last, so that the inner loop runs along the last output dimension and the
+    channels together against a repeated weight row; output rows in blocks of about
+    DEPTHWISE_BLOCK bytes."""
+    n, c = a.shape[:2]
+    m = k.shape[0] // c         # output channels per input channel
+    ks, sizes = k.shape[2:], a.shape[2:]
+    cd = compute_dtype(a.dtype)
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(sizes, pads))
+    xp = np.zeros((n,) + padded + (c,), cd)
+    xp[(slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sizes))] = \
+        np.moveaxis(a, 1, -1)
+    # (*K, last output size, m, c): output channel i * m + j reads input channel i; the
+    # weights repeated along the last output dimension make each product one contiguous
+    # run (when that stride is 1) instead of one run of c per output position
+    w = np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks), (0, 1), (-1, -2))
+    w = np.ascontiguousarray(np.broadcast_to(w[..., None, :, :], ks + (outs[-1], m, c)))
+    b = None if bias is None else bias.astype(cd, copy=False).reshape(c, m).T
+    y = np.empty((n,) + outs + (m, c), cd)
+    tmp = np.empty_like(y)
+    step = max(1, DEPTHWISE_BLOCK // max(1, y[:, :1].nbytes))
+    s0, d0 = stride[0], dilation[0]
+    rest = [[slice(p * d, p * d + (o - 1) * s + 1, s) for p in range(kd)]
+            for kd, d, s, o in zip(ks[1:], dilation[1:], stride[1:], outs[1:])]
+    for r0 in range(0, outs[0], step):
+        r1 = min(outs[0], r0 + step)
+        yb, tb = y[:, r0:r1], tmp[:, r0:r1]
+        for i, pos in enumerate(itertools.product(range(ks[0]), *map(range, ks[1:]))):
+            start = pos[0] * d0 + r0 * s0
+            rows = slice(start, start + (r1 - r0 - 1) * s0 + 1, s0)
+            view = xp[(slice(None), rows) + tuple(r[p] for r, p in zip(rest, pos[1:]))]
+            np.multiply(view[..., None, :], w[pos], out=tb if i else yb)
+            if i:
+                yb += tb
+        if b is not None:
+            yb += b
+    y = np.moveaxis(y, (-1, -2), (1, 2))
+    return np.ascontiguousarray(y).reshape((n, c * m) + outs)
 
 
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
