@@ -36,6 +36,7 @@ SLOW_MODULES = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)     # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     """Marks SLOW_MODULES slow; under pytest-xdist (`-n`, `--dist loadgroup`) the tests using
     the tensor oracle run in one worker: test_tensor_zcoverage, moved last, checks what they
