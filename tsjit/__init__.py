@@ -19,6 +19,7 @@ from . import _import_alias
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
 from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
 from .ir.diagnostics import CompileError, ParseError, TsjitError
+from .ir.limits import LimitError, Limits
 from .interpreter.errors import ScriptError
 from .ops import functions as _functions
 from . import jit, linalg, nn, random, serialization, special, utils

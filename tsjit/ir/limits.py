@@ -1,0 +1,78 @@
+"""Resource limits for untrusted input: one object, applied to loading and to calls.
+
+An archive is data someone else wrote. Every cost it can drive (inflated record sizes, pickle
+and source nesting, tensor allocations, execution time) is bounded by a field of `Limits`;
+exceeding one raises `LimitError`, which names the field and how to raise it. The defaults
+refuse decompression bombs and runaway nesting at once and load every real model.
+
+The limits in force are a context variable, so `tsjit.load(f, limits=...)` applies its
+limits to everything that load does without passing them through every layer, and a module
+keeps the limits it was loaded with for its calls (see `use_limits`).
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+from typing import Iterator, Optional
+
+from .diagnostics import TsjitError
+
+GiB = 1 << 30
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Bounds on what one load and the calls of the module it gives may cost."""
+
+    #: largest inflated size of one archive record (data.pkl, a code file, a tensor's data).
+    max_record_bytes: int = 2 * GiB
+    #: largest ratio of inflated to compressed bytes over the whole archive.
+    max_inflation_ratio: float = 100.0
+    #: deepest nesting of containers in a pickle record.
+    max_pickle_depth: int = 10_000
+    #: deepest nesting of source constructs (statements, expressions, type annotations).
+    max_source_depth: int = 1_000
+    #: largest allocation one tensor may make, in bytes (from an archive's sizes or at run time).
+    max_tensor_bytes: int = 64 * GiB
+    #: wall-clock seconds one call of a loaded module may take (None: no limit).
+    call_seconds: Optional[float] = None
+    #: wall-clock seconds `__setstate__` and other code run while loading may take.
+    load_seconds: Optional[float] = 60.0
+
+    def replace(self, **changes: object) -> "Limits":
+        """A copy with some fields changed (`Limits().replace(max_source_depth=5000)`)."""
+        return dataclasses.replace(self, **changes)
+
+
+DEFAULT_LIMITS = Limits()
+
+_ACTIVE: contextvars.ContextVar[Limits] = contextvars.ContextVar("tsjit_limits", default=DEFAULT_LIMITS)
+
+
+class LimitError(TsjitError):
+    """An input exceeded one of the `Limits`; the message names the field to raise."""
+
+    def __init__(self, limit: str, what: str, value: object = None) -> None:
+        bound = getattr(current_limits(), limit, None)
+        shown = f" ({value} > {bound})" if value is not None else f" (limit {bound})"
+        super().__init__(
+            f"{what}{shown}: exceeds Limits.{limit}; raise it with "
+            f"tsjit.load(..., limits=tsjit.Limits({limit}=...)) if you trust this input"
+        )
+        self.limit = limit
+
+
+def current_limits() -> Limits:
+    """The limits in force in this thread or task."""
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def use_limits(limits: Optional[Limits]) -> Iterator[Limits]:
+    """Make `limits` (or the defaults, for None) the ones in force inside the block."""
+    token = _ACTIVE.set(limits if limits is not None else DEFAULT_LIMITS)
+    try:
+        yield _ACTIVE.get()
+    finally:
+        _ACTIVE.reset(token)
