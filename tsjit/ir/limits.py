@@ -76,3 +76,40 @@ def use_limits(limits: Optional[Limits]) -> Iterator[Limits]:
         yield _ACTIVE.get()
     finally:
         _ACTIVE.reset(token)
+
+
+# An execution budget is a deadline (time.monotonic()) in a context variable; code that can run
+# for ever (loop back-edges, calls) calls `check_deadline()`, which costs one context-variable
+# read when no budget is set.
+_DEADLINE: contextvars.ContextVar[Optional[tuple[float, str, str]]] = contextvars.ContextVar(
+    "tsjit_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def time_budget(seconds: Optional[float], limit: str, what: str) -> Iterator[None]:
+    """Inside the block, `check_deadline()` raises LimitError(limit) after `seconds` (None: no budget)."""
+    if seconds is None:
+        yield
+        return
+    import time
+
+    end = time.monotonic() + seconds
+    outer = _DEADLINE.get()
+    if outer is not None and outer[0] < end:
+        end, limit, what = outer  # an enclosing, earlier deadline still governs
+    token = _DEADLINE.set((end, limit, what))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline() -> None:
+    """Raise LimitError when the innermost execution budget has run out."""
+    deadline = _DEADLINE.get()
+    if deadline is not None:
+        import time
+
+        if time.monotonic() > deadline[0]:
+            raise LimitError(deadline[1], deadline[2])
