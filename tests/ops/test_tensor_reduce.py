@@ -120,6 +120,52 @@ def test_topk(ad: tuple, k: int, largest: bool) -> None:
     _check_selection(mine, theirs, a, d)
 
 
+@st.composite
+def tied(draw: st.DrawFn) -> tuple:
+    """An array of a few distinct values (ties everywhere; NaN and -0.0 among the floats),
+    long enough along one dim for introsort's partitions (> 16), and that dim."""
+    dt = np.dtype(draw(st.sampled_from(O.REAL + [np.bool_])))
+    n = draw(st.integers(2, 120))
+    shape = draw(st.sampled_from([(n,), (2, n), (n, 3)]))
+    values = [0, 1, 2] if dt.kind in "iub" else [0.5, -1.0, 2.0, -0.0, 0.0, np.nan]
+    a = np.array(draw(st.lists(st.sampled_from(values), min_size=int(np.prod(shape)),
+                               max_size=int(np.prod(shape))))).reshape(shape).astype(dt)
+    return a, shape.index(n) - len(shape) * draw(st.integers(0, 1))
+
+
+@SET
+@given(ad=tied(), desc=st.booleans())
+def test_unstable_sort_orders_ties_as_pytorch(ad: tuple, desc: bool) -> None:
+    """Without stable=True, equal elements come in the order PyTorch's CPU sort leaves them
+    (std::sort's), not stable and not reversed: the indices must be equal."""
+    a, d = ad
+    O.diff("aten::sort", a, d, desc)
+    O.diff("aten::sort.stable", a, None, d, desc)
+    O.diff("aten::sort.stable", a, False, d, desc)
+    O.diff("aten::sort.stable", a, True, d, desc)
+    O.diff("aten::argsort", a, d, desc)
+    O.diff("aten::argsort.stable", a, False, d, desc)
+
+
+@SET
+@given(ad=tied(), k=st.integers(0, 120), largest=st.booleans(), srt=st.booleans())
+def test_topk_orders_ties_as_pytorch(ad: tuple, k: int, largest: bool, srt: bool) -> None:
+    """topk's indices of equal values, and its order with sorted=False, are PyTorch's."""
+    a, d = ad
+    if a.dtype.kind == "b":
+        a = a.astype(np.uint8)
+    O.diff("aten::topk", a, min(k, a.shape[d]), d, largest, srt)
+
+
+def test_long_integer_sort_is_stable_as_pytorchs_radix_sort() -> None:
+    """PyTorch sorts 1-d integer tensors of 32768+ elements ascending with a stable radix sort;
+    shorter ones, 2-d ones and descending ones with std::sort."""
+    rng = np.random.default_rng(0)
+    for shape, desc in [((40000,), False), ((32767,), False), ((40000,), True),
+                        ((1, 33000), False)]:
+        O.diff("aten::sort", rng.integers(0, 9, shape).astype(np.int64), -1, desc)
+
+
 @SET
 @given(a=O.arrays(O.REAL), inv=st.booleans(), cnt=st.booleans())
 def test_unique(a: np.ndarray, inv: bool, cnt: bool) -> None:

@@ -161,9 +161,10 @@ def test_nms_matches_torchvision(shim, seed):
     rng = np.random.default_rng(seed)
     boxes = _boxes(rng, 60, 30)
     scores = rng.random(60).astype(np.float32)
-    # no ties: torchvision orders by torch's unstable sort, whose order of equal scores is
-    # not specified (tsjit keeps equal scores in index order, as that sort does for short inputs)
-    for thr in (0.1, 0.5, 0.8):
+    # and with ties: torchvision orders by torch's unstable sort, so which of two boxes of
+    # equal score is kept follows that sort's order of equal elements
+    tied = rng.integers(0, 4, 60).astype(np.float32) / 4
+    for thr, scores in [(0.1, scores), (0.5, scores), (0.8, scores), (0.3, tied), (0.6, tied)]:
         ref = torch.ops.torchvision.nms(torch.from_numpy(boxes), torch.from_numpy(scores), thr)
         got = k("nms")(t(boxes), t(scores), thr)
         assert got.numpy().tolist() == ref.numpy().tolist()

@@ -1,8 +1,9 @@
 """Sorting and selection: sort, argsort, topk, kthvalue, median, mode, unique, bincount,
 histc, searchsorted, bucketize.
 
-Sorts are stable; NaN sorts as the largest value (last ascending, first descending),
-like PyTorch.
+NaN sorts as the largest value (last ascending, first descending), like PyTorch. Sorts with
+`stable=True` keep equal elements in order; the others (and topk) give equal elements the order
+PyTorch's CPU kernels do, replayed by std_order.
 """
 from __future__ import annotations
 
@@ -13,26 +14,61 @@ import numpy as np
 from ..registry import op
 from ..._tensor.kernel_util import not_implemented, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
+from . import std_order
 
 
-def sort_indices(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
-    """Stable sort order along axis d (ties keep their order either way)."""
+def sort_indices(a: np.ndarray, d: int, descending: bool, stable: bool = True) -> np.ndarray:
+    """Sort order along axis d: stable, or (stable=False) the order PyTorch's unstable CPU sort
+    gives equal elements (std_order), which differs only in lanes holding ties."""
     if not descending:
-        return np.argsort(a, axis=d, kind="stable")
-    # sort the reversed array ascending and reverse the result: stable and NaN-first
-    n = a.shape[d]
-    s = np.argsort(np.flip(a, d), axis=d, kind="stable")
-    return (n - 1) - np.flip(s, d)
+        idx = np.argsort(a, axis=d, kind="stable")
+    else:
+        # sort the reversed array ascending and reverse the result: stable and NaN-first
+        n = a.shape[d]
+        s = np.argsort(np.flip(a, d), axis=d, kind="stable")
+        idx = (n - 1) - np.flip(s, d)
+    if stable or _radix_sorted(a, descending):
+        return idx
+    return _replace_lanes(a, d, idx, _tied_lanes(a, d, idx), lambda lane: std_order.sort_order(
+        std_order.lane_ranks(lane, descending)))
 
 
-def _sort(self: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
+def _radix_sorted(a: np.ndarray, descending: bool) -> bool:
+    """PyTorch sorts a long 1-d integer tensor ascending with a radix sort, which is stable."""
+    return a.ndim == 1 and a.dtype.kind in "iu" and not descending and a.size >= 32768
+
+
+def _tied_lanes(a: np.ndarray, d: int, idx: np.ndarray) -> np.ndarray:
+    """Per lane of a along d (idx: its stable sort order), whether two elements are equal."""
+    if a.shape[d] < 2 or a.size == 0:
+        return np.zeros(np.delete(a.shape, d), bool)
+    sv = np.moveaxis(np.take_along_axis(a, idx, d), d, -1)
+    eq = sv[..., 1:] == sv[..., :-1]
+    if a.dtype.kind == "f":
+        eq |= np.isnan(sv[..., 1:]) & np.isnan(sv[..., :-1])
+    return eq.any(-1)
+
+
+def _replace_lanes(a: np.ndarray, d: int, idx: np.ndarray, lanes: np.ndarray,
+                   order: Any) -> np.ndarray:
+    """idx (indices along d) with the lanes where `lanes` is true set to order(lane of a)."""
+    if not lanes.any():
+        return idx
+    out = np.moveaxis(idx, d, -1).copy()
+    src = np.moveaxis(a, d, -1)
+    for pos in map(tuple, np.argwhere(lanes)):
+        out[pos] = order(src[pos])
+    return np.moveaxis(out, -1, d)
+
+
+def _sort(self: Tensor, dim: int, descending: bool, stable: bool = False) -> tuple[Tensor, Tensor]:
     a = self._a
     if a.dtype.kind == "c":
         raise RuntimeError("sort(): input tensor must be of non-complex type")
     d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return wrap(a.copy()), wrap(np.zeros((), np.int64))
-    idx = sort_indices(a, d, descending)
+    idx = sort_indices(a, d, descending, stable)
     return wrap(np.take_along_axis(a, idx, d)), wrap(idx.astype(np.int64))
 
 
@@ -47,8 +83,8 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor,
     "(Tensor values, Tensor indices)")
 def sort_stable(self: Tensor, stable: Optional[bool], dim: int = -1,
                 descending: bool = False) -> tuple[Tensor, Tensor]:
-    """sort (always stable in tsjit)."""
-    return _sort(self, dim, descending)
+    """sort; stable=True keeps equal elements in their order."""
+    return _sort(self, dim, descending, bool(stable))
 
 
 @op("aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor")
@@ -60,8 +96,8 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
 @op("aten::argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> "
     "Tensor")
 def argsort_stable(self: Tensor, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
-    """argsort (always stable in tsjit)."""
-    return _sort(self, dim, descending)[1]
+    """argsort; stable=True keeps equal elements in their order."""
+    return _sort(self, dim, descending, stable)[1]
 
 
 @op("aten::msort(Tensor self) -> Tensor")
@@ -74,14 +110,22 @@ def msort(self: Tensor) -> Tensor:
     "(Tensor values, Tensor indices)")
 def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
          sorted: bool = True) -> tuple[Tensor, Tensor]:
-    """The k largest (or smallest) values along dim, in order, with their indices."""
+    """The k largest (or smallest) values along dim with their indices: in order, or with
+    sorted=False in the order PyTorch's selection leaves them."""
     a = self._a
     a1 = a.reshape(1) if a.ndim == 0 else a
     d = wrap_dim(dim, a1.ndim)
-    if not 0 <= k <= a1.shape[d]:
+    n = a1.shape[d]
+    if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
-    idx = sort_indices(a1, d, largest)
-    idx = np.take(idx, np.arange(k), axis=d)
+    full = sort_indices(a1, d, largest)
+    idx = np.take(full, np.arange(k), axis=d)
+    # equal values, and (sorted=False) the selection's own order, follow PyTorch's kernel
+    lanes = _tied_lanes(a1, d, full)
+    if not sorted and k * 64 > n:
+        lanes = np.ones_like(lanes)
+    idx = _replace_lanes(a1, d, idx, lanes, lambda lane: std_order.topk_order(
+        std_order.lane_ranks(lane, largest), k, sorted))
     vals = np.take_along_axis(a1, idx, d)
     if a.ndim == 0:
         # a zero-dim input gives zero-dim results even for k == 0

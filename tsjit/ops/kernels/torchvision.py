@@ -15,6 +15,7 @@ import numpy as np
 from ..._tensor.kernel_util import wrap
 from ..._tensor.tensor import Tensor
 from ..registry import op
+from .tensor_sort import sort_indices
 
 _FLT_MAX = np.float32(np.finfo(np.float32).max)
 
@@ -56,9 +57,9 @@ def nms(dets: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
     if d.shape[0] == 0:
         return wrap(np.zeros(0, np.int64))
     with np.errstate(all="ignore"):
-        # a stable sort by descending score; NaN sorts first, as in torch.sort
-        key = np.where(np.isnan(s), -np.inf, -s.astype(np.float64))
-        order = np.argsort(key, kind="stable")
+        # torchvision sorts by `scores.sort(0, descending=True)`: unstable, so equal scores
+        # come in the order PyTorch's sort leaves them (the box kept among equal scores)
+        order = sort_indices(s, 0, descending=True, stable=False)
         b = d[order]
         x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
         areas = (x2 - x1) * (y2 - y1)
@@ -74,7 +75,7 @@ def nms(dets: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
             h = np.maximum(zero, np.minimum(y2[p], y2[q]) - np.maximum(y1[p], y1[q]))
             inter = w * h
             ovr = inter / (areas[p] + areas[q] - inter)
-            suppressed[q] |= ovr > iou_threshold
+            suppressed[q] |= ovr > np.float64(iou_threshold)   # float vs double, as in C++
     return wrap(np.array(keep, np.int64))
 
 
