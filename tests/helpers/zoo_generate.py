@@ -101,6 +101,18 @@ def to_torch(v: Any) -> Any:
     return v
 
 
+def as_float64(v: Any) -> Any:
+    """A PyTorch value with its floating-point tensors made float64, containers kept."""
+    import torch
+    if isinstance(v, torch.Tensor):
+        return v.double() if v.is_floating_point() else v
+    if isinstance(v, (list, tuple)):
+        return type(v)(as_float64(x) for x in v)
+    if isinstance(v, dict):
+        return {k: as_float64(x) for k, x in v.items()}
+    return v
+
+
 def calibrate_batchnorm(model: Any, inputs: tuple) -> None:
     """Set every BatchNorm's running statistics to those of one run on `inputs` (on a batch
     of 8 random images when the input is one image).
@@ -162,6 +174,8 @@ def ensure(name: str) -> str:
         warnings.simplefilter("ignore")
         model, inputs = case.build()
         calibrate_batchnorm(model, inputs)
+        if case.float64:
+            model, inputs = model.double(), as_float64(inputs)
         with torch.no_grad():
             if case.how == "script":
                 compiled = torch.jit.script(model)

@@ -20,6 +20,9 @@ class Case:
     how: str              # "script" | "trace"
     build: Callable[[], Tuple[Any, tuple]]   # -> (module in eval mode, example inputs)
     rtol: float = 1e-4    # relative to the output's largest magnitude (see test_zoo)
+    # Run in float64 (weights and inputs): for models whose discrete decisions (which boxes
+    # survive) PyTorch's own float32 rounding decides (see _ILL_CONDITIONED)
+    float64: bool = False
 
 
 def _img(*shape):
@@ -96,6 +99,14 @@ def _tv_det(fn_name: str, **kw):
 
 
 _DET_SIZE = dict(min_size=64, max_size=96)
+
+# Mask R-CNN and Keypoint R-CNN (ResNet-50 FPN) with random weights are ill-conditioned in
+# float32: PyTorch's float32 detections differ from its own float64 ones (measured: boxes 61 px
+# apart, other labels), because float32 rounding of the backbone's sums (2e-4 of the largest
+# feature, in PyTorch as in any other order of summation) moves a proposal across the RPN's NMS
+# and top-k cuts. A float32 comparison would test which way rounding falls, not the
+# computation; in float64 every stage matches to ~1e-10 and so must the detections.
+_ILL_CONDITIONED = dict(float64=True)
 
 
 # --- transformers -----------------------------------------------------------------------------
@@ -224,9 +235,10 @@ CASES = [
     Case("tv_fasterrcnn_mobilenet", "torchvision", "script",
          _tv_det("fasterrcnn_mobilenet_v3_large_fpn", num_classes=5, **_DET_SIZE)),
     Case("tv_maskrcnn_resnet50", "torchvision", "script",
-         _tv_det("maskrcnn_resnet50_fpn", num_classes=5, **_DET_SIZE)),
+         _tv_det("maskrcnn_resnet50_fpn", num_classes=5, **_DET_SIZE), **_ILL_CONDITIONED),
     Case("tv_keypointrcnn_resnet50", "torchvision", "script",
-         _tv_det("keypointrcnn_resnet50_fpn", num_classes=2, num_keypoints=5, **_DET_SIZE)),
+         _tv_det("keypointrcnn_resnet50_fpn", num_classes=2, num_keypoints=5, **_DET_SIZE),
+         **_ILL_CONDITIONED),
     Case("tv_retinanet_resnet50", "torchvision", "script",
          _tv_det("retinanet_resnet50_fpn", num_classes=5, **_DET_SIZE)),
     Case("tv_ssdlite320", "torchvision", "script",

@@ -107,6 +107,27 @@ def test_tensor_kernel_overloads() -> None:
     O.diff("aten::as_tensor", np.arange(3), D.float64, None)
 
 
+def test_as_tensor_of_numbers_is_built_as_torchscript_builds_it() -> None:
+    """In TorchScript, `as_tensor` of a float list or number makes a float32 tensor first and
+    then converts it, as `tensor` does: float64 values keep float32 rounding (torchvision's
+    image normalization reads its mean this way), unlike eager PyTorch."""
+    import torch
+    cu = torch.jit.CompilationUnit("""
+def f(x: List[float], s: float, i: List[int]):
+    return (torch.as_tensor(x, dtype=torch.float64), torch.as_tensor(s, dtype=torch.float64),
+            torch.as_tensor(i, dtype=torch.float64), torch.as_tensor(x, dtype=torch.float16))
+""")
+    x, s, i = [0.485, 0.1], 0.1, [2 ** 60 + 1, 3]
+    want = cu.f(x, s, i)
+    got = (O.kernel("aten::as_tensor.list")(x, D.float64, None),
+           O.kernel("aten::as_tensor.float")(s, D.float64, None),
+           O.kernel("aten::as_tensor.list")(i, D.float64, None),
+           O.kernel("aten::as_tensor.list")(x, D.float16, None))
+    for g, w in zip(got, want):
+        O.compare(g, w, 0, 0)
+    assert got[0].tolist()[0] != 0.485
+
+
 def test_random_factories_shapes_dtypes_and_seed() -> None:
     from tsjit._tensor import manual_seed
     manual_seed(3)
