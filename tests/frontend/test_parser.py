@@ -9,6 +9,7 @@ from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.frontend.parser import parse, parse_class, parse_def, parse_expr
 from tsjit.ir.diagnostics import ParseError
+from tsjit.ir.limits import Limits, use_limits
 from tests.helpers.parse_errors import ERRORS
 from tests.helpers.unparse import dump
 
@@ -277,7 +278,8 @@ def test_every_grammar_rule_has_a_builder() -> None:
 
 def test_deep_nesting_does_not_recurse() -> None:
     depth = 2000  # the builder runs inside lark's reductions: no tree walk to overflow
-    e = parse_expr("(" * depth + "x" + ")" * depth + " + 1" * depth)
+    with use_limits(Limits(max_source_depth=depth + 1)):  # the tree is that deep
+        e = parse_expr("(" * depth + "x" + ")" * depth + " + 1" * depth)
     assert isinstance(e, A.BinOp) and e.range.text.endswith("+ 1")
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from ..interpreter.errors import located
 from ..ir import Function
+from ..ir.diagnostics import TsjitError
 from .optimize import optimized_graph
 from .python_source import Generated, generate
 
@@ -38,7 +39,12 @@ def compile_function(fn: Function) -> Callable[[list], Any]:
     # `__name__` attributes warnings from generated code to tsjit (see kernel_util's filter).
     namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
                      __name__="tsjit.codegen.generated")
-    exec(compile(gen.source, filename, "exec"), namespace)   # noqa: S102 - source built from IR
+    try:
+        code = compile(gen.source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:  # limits of Python's compiler
+        raise TsjitError(f"Python cannot compile the code generated for '{qualified}': "
+                         f"{type(err).__name__}: {err}") from None
+    exec(code, namespace)   # noqa: S102 - source built from IR
     # Python's own tracebacks (for debugging tsjit) can show the generated lines.
     linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
     return namespace[gen.name]

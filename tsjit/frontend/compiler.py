@@ -672,11 +672,14 @@ def _contains_return(stmts: Any) -> bool:
 
 
 def _walk_stmts(s: ast.Stmt) -> Any:
-    yield s
-    for attr in ("body", "orelse"):
-        for inner in getattr(s, attr, ()) or ():
-            if not isinstance(inner, (ast.Def, ast.ClassDef)):
-                yield from _walk_stmts(inner)
+    stack = [s]   # not recursive: nesting depth is the input's
+    while stack:
+        s = stack.pop()
+        yield s
+        for attr in ("orelse", "body"):
+            for inner in reversed(getattr(s, attr, ()) or ()):
+                if not isinstance(inner, (ast.Def, ast.ClassDef)):
+                    stack.append(inner)
 
 
 def _default_as(default: Any, t: T.Type) -> Any:

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Optional
 from . import _parser_cache
 from . import ast as A
 from ..ir.diagnostics import ParseError, Source, SourceRange
+from .nesting import check_nesting
 
 __all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 
@@ -496,7 +497,14 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
 
 def parse(text: str, filename: str = "<string>", starting_line: int = 1) -> A.Module:
     """Parse a whole file (an archive `code/` file or a user's source) into a Module."""
-    return _parse(text, "file_input", Source(text, filename, starting_line))
+    return _checked(_parse(text, "file_input", Source(text, filename, starting_line)))
+
+
+def _checked(tree: Any) -> Any:
+    # Every tree the public functions return is checked once, here: nothing after the
+    # parser may meet a tree nested past the source-depth limit.
+    check_nesting(tree)
+    return tree
 
 
 def _parse_single(text: str, filename: str, starting_line: int, kind: type, what: str) -> Any:
@@ -506,7 +514,7 @@ def _parse_single(text: str, filename: str, starting_line: int, kind: type, what
 def _parse_single_in(src: Source, start: int, end: int, kind: type, what: str) -> Any:
     # No dedent: the post-lexer takes the first line's indentation as the base level, so
     # ranges (and triple-quoted strings) keep pointing into the original text.
-    body = _parse(src.text[start:end], "file_input", src, base=start, zero_base=False).body
+    body = _checked(_parse(src.text[start:end], "file_input", src, base=start, zero_base=False)).body
     if len(body) != 1 or not isinstance(body[0], kind):
         where = body[0] if body and not isinstance(body[0], kind) else body[1] if body else None
         raise ParseError(f"expected a single {what}",
@@ -542,7 +550,7 @@ def expand(stmt: A.Stmt) -> A.Stmt:
 
 def parse_expr(text: str, filename: str = "<string>") -> A.Expr:
     """Parse one expression, e.g. a type annotation given as a string."""
-    return _parse(text, "eval_input", Source(text, filename), expr_mode=True)
+    return _checked(_parse(text, "eval_input", Source(text, filename), expr_mode=True))
 
 
 # ---------------------------------------------------------------- AST building
