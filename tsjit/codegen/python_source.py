@@ -14,6 +14,11 @@ defined, consumed in definition order) and the folded expression nests at most
 refuses deeper expressions and blocks (`MAX_BLOCK_DEPTH`, `MAX_LOOP_DEPTH`); a graph
 nested deeper than those is a TsjitError, and the function stays interpreted.
 
+Each function comes in two variants: the usual one, and a budgeted one (made when first
+needed) that checks the execution budget on entry and every `CHECK_EVERY` loop iterations;
+the usual one starts by handing its call to the budgeted one when a budget is in force, so
+code run without a budget pays one context-variable read per call and nothing per iteration.
+
 Every line records the node it came from, so an exception raised on a line is reported
 at that node's source range with the frames of the calls it was inlined through.
 """
@@ -47,6 +52,10 @@ _ATOM = re.compile(r"^(?:[A-Za-z_][0-9A-Za-z_]*|-?[0-9.e+]+|'[^'\\]*'|True|False
 # A loop bound this large is TorchScript's "no bound" (while loops).
 _UNBOUNDED = 1 << 62
 _INDENT = "    "
+# Globals the generated function reads that the compiler binds (not in `Generated.namespace`),
+# and the locals it makes besides value names.
+CALLER_GLOBALS = ("_locate", "_budgeted", "_deadline", "_tick")
+HELPER_LOCALS = ("_left",)
 
 
 @dataclass
@@ -80,8 +89,9 @@ def call_interface(name: str, args: list) -> Any:
 
 
 class _Source(Context):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, budgeted: bool = False) -> None:
         self.name = name
+        self.budgeted = budgeted
         self.lines: list[str] = []
         self.locations: list[Optional[Location]] = [None]       # line numbers start at 1
         self.namespace: dict[str, Any] = {}
@@ -321,7 +331,7 @@ class _Source(Context):
         elif pairs:
             self.emit(f"{', '.join(t for t, _ in pairs)} = {', '.join(e for _, e in pairs)}")
 
-    def nested(self, b: Block, targets: list[str], values: list[Value]) -> None:
+    def nested(self, b: Block, targets: list[str], values: list[Value], loop: bool = False) -> None:
         """Emit block `b` one level deeper, then assign `values` to `targets`."""
         outer, self.pending = self.pending, []
         outer_depths, self.fold_depth = self.fold_depth, {}
@@ -332,6 +342,10 @@ class _Source(Context):
                              self.node.source_range if self.node is not None else None)
         start = len(self.lines)
         node = self.node
+        if loop and self.budgeted:
+            self.emit("_left -= 1")
+            self.emit("if not _left:")
+            self.emit(f"{_INDENT}_left = _tick()")
         self.release(self.drops.at_start.get(b))
         self.block(b)
         self.node = node
@@ -370,7 +384,7 @@ class _Source(Context):
             self.emit("while True:" if unbounded and not trip.uses else
                       f"for {counter} in range({max_trip}):")
             self.loop_depth += 1
-            self.nested(body, targets, list(body.outputs[1:]))
+            self.nested(body, targets, list(body.outputs[1:]), loop=True)
             self.loop_depth -= 1
             return
         self.loops += 1
@@ -382,7 +396,7 @@ class _Source(Context):
         self.emit(f"{cond} = {cond0}")
         self.emit(f"while {cond}{'' if unbounded else f' and {counter} < {max_trip}'}:")
         self.loop_depth += 1
-        self.nested(body, [cond] + targets, list(body.outputs))
+        self.nested(body, [cond] + targets, list(body.outputs), loop=True)
         self.loop_depth -= 1
         if counted:
             self.depth += 1
@@ -408,12 +422,20 @@ def _slot(n: Node) -> int:
     return i
 
 
-def generate(name: str, graph: Graph) -> Generated:
-    """Python source for `graph` as a function `name(args)` taking its inputs as a list."""
-    src = _Source(name)
+def generate(name: str, graph: Graph, budgeted: bool = False) -> Generated:
+    """Python source for `graph` as a function `name(args)` taking its inputs as a list
+    (its budgeted variant if `budgeted`; the usual one calls `_budgeted(args)` under a
+    budget). Its globals `_locate`, `_budgeted`, `_deadline` and `_tick` are the
+    caller's to bind."""
+    src = _Source(name, budgeted)
     src.drops = releases(graph)
     src.emit(f"def {name}(args):")
     src.depth = 1
+    if budgeted:
+        src.emit(f"_left = _tick()")
+    else:
+        src.emit("if _deadline() is not None:")
+        src.emit(f"{_INDENT}return _budgeted(args)")
     if graph.inputs:
         src.emit(f"{''.join(src.local(v) + ', ' for v in graph.inputs)}= args")
     src.emit("try:")

@@ -109,6 +109,16 @@ def time_budget(seconds: Optional[float], limit: str, what: str) -> Iterator[Non
         _DEADLINE.reset(token)
 
 
+# Loops check the deadline once per this many back edges (and every call on entry), so that
+# a loop without a budget pays a counter, not a context-variable read, per iteration.
+CHECK_EVERY = 1024
+
+
+#: The innermost execution budget's (deadline, limit, what, seconds), or None: one
+#: context-variable read, for code that chooses a checked variant when a budget is in force.
+current_deadline = _DEADLINE.get
+
+
 def check_deadline() -> None:
     """Raise LimitError when the innermost execution budget has run out."""
     deadline = _DEADLINE.get()
