@@ -87,9 +87,11 @@ def test_expression_shapes(text: str, expected: str) -> None:
 
 
 def test_big_and_special_numbers() -> None:
-    big = "1" * 5000  # beyond int()'s default digit limit
-    assert parse_expr(big).value == int(big[:2000]) * 10 ** 3000 + int(big[2000:])
-    assert parse_expr("123456789012345678901234567890").value == 123456789012345678901234567890
+    for big in ("1" * 5000, "123456789012345678901234567890", "9223372036854775808", "0x8000000000000001"):
+        with pytest.raises(ParseError, match="Integral constant out of range"):
+            parse_expr(big)   # integers are int64, as in PyTorch
+    assert parse_expr("9223372036854775807").value == (1 << 63) - 1
+    assert parse_expr("-9223372036854775808").operand.value == 1 << 63   # negated: int64's least
     assert type(parse_expr("1").value) is int and type(parse_expr("1.").value) is float
     assert parse_expr("0").value == 0 and parse_expr("00").value == 0
 

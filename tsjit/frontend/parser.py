@@ -75,6 +75,8 @@ class _LexState:
         # id(node) -> (node, start, end) of a parenthesised expression: the node keeps its
         # own range (as in Python's ast) but its parent's range covers the parentheses.
         self.parens: dict[int, tuple[Any, int, int]] = {}
+        # Literals equal to 2**63, valid only negated (-2**63 is int64's least value).
+        self.edge_ints: dict[int, A.Constant] = {}
 
 
 def _keyword_message(tok: Any, text: str) -> str:
@@ -456,7 +458,10 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
         saved = _builder.enter(src, base, len(text), st)
         _postlexer.state = st
         try:
-            return _driver.parse(_postlexer.process(_driver.tokens(text)), start)
+            tree = _driver.parse(_postlexer.process(_driver.tokens(text)), start)
+            if st.edge_ints:   # 2**63 not negated
+                raise ParseError(INT_RANGE, next(iter(st.edge_ints.values())).range)
+            return tree
         except ParseError:
             raise
         except _SyntaxErr as e:
@@ -582,7 +587,6 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "classdef": lambda r, ch: A.ClassDef(r, str(ch[1]), tuple(ch[2] or ()), ch[3]),
     "ifexp": lambda r, ch: A.IfExp(r, ch[1], ch[0], ch[2]),
     "not_op": lambda r, ch: A.UnaryOp(r, "not", ch[1]),
-    "unary": lambda r, ch: A.UnaryOp(r, str(ch[0]), ch[1]),
     "power": lambda r, ch: A.BinOp(r, "**", ch[0], ch[1]),
     "starred_arg": lambda r, ch: A.Starred(r, ch[1]),
     "star_expr": lambda r, ch: A.Starred(r, ch[1]),
@@ -603,7 +607,6 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "const_true": lambda r, ch: A.Constant(r, True),
     "const_false": lambda r, ch: A.Constant(r, False),
     "name": lambda r, ch: A.Name(r, str(ch[0])),
-    "number": lambda r, ch: A.Constant(r, _number(str(ch[0]), r)),
     **{rule: lambda r, ch: _items(ch) for rule in (
         "parameters", "bases", "arguments", "tuple_items", "list_items", "del_targets",
         "dict_items")},
@@ -829,6 +832,18 @@ class _Builder:
                              self.rng(ch))
         return A.Keyword(self.rng(ch), ch[0].id, ch[1])
 
+    def number(self, ch: list) -> A.Constant:
+        r = self.rng(ch)
+        node = A.Constant(r, _number(str(ch[0]), r))
+        if node.value == _INT64_EDGE and type(node.value) is int:
+            self.st.edge_ints[id(node)] = node
+        return node
+
+    def unary(self, ch: list) -> A.UnaryOp:
+        if ch[0] == "-" and self.st.edge_ints:
+            self.st.edge_ints.pop(id(ch[1]), None)
+        return A.UnaryOp(self.rng(ch), str(ch[0]), ch[1])
+
     def paren(self, ch: list) -> A.Expr:
         inner = ch[1]
         if isinstance(inner, A.Starred):
@@ -911,23 +926,30 @@ def _string_value(s: str, q: int, where: SourceRange) -> str:
     return _literal_eval(s, where)
 
 
+# As PyTorch: integers are int64; 2**63 may only be negated.
+INT_RANGE = "Integral constant out of range (must fit in a signed 64 bit integer)"
+_INT64_EDGE = 1 << 63
+
+
 def _number(s: str, where: SourceRange) -> Any:
     low = s.lower()
     try:
         if low.endswith("j"):
             return complex(s)
         if low.startswith(("0x", "0o", "0b")):
-            return int(s, 0)
+            value = int(s, 0)
+            if value > _INT64_EDGE:
+                raise ParseError(INT_RANGE, where)
+            return value
         if "." in low or "e" in low:
             return float(s)
         if len(low) > 1 and low[0] == "0" and low.strip("0_"):
             raise ParseError("leading zeros in decimal integer literals are not permitted; "
                              "use an 0o prefix for octal integers", where)
-        digits = s.replace("_", "")
-        value = 0  # in chunks: int() refuses > 4300 digits, source literals have no limit
-        for i in range(0, len(digits), 4000):
-            chunk = digits[i:i + 4000]
-            value = value * 10 ** len(chunk) + int(chunk)
+        digits = s.replace("_", "").lstrip("0") or "0"
+        value = int(digits) if len(digits) <= 20 else _INT64_EDGE + 1
+        if value > _INT64_EDGE:
+            raise ParseError(INT_RANGE, where)
         return value
     except ValueError as e:
         raise ParseError(f"invalid number literal: {e}", where) from None

@@ -99,6 +99,8 @@ def located(err: BaseException, function: str, range: Optional[SourceRange],
         message = repr(err.args[0]) if not isinstance(err.args[0], str) else err.args[0]
     elif isinstance(err, TsjitError):
         message = err.message
+    elif isinstance(err, MemoryError) and not str(err):
+        message = "out of memory"
     else:
         message = str(err)
     kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"

@@ -66,6 +66,12 @@ class LimitError(TsjitError):
         self.limit = limit
 
 
+def check_allocation(nbytes: int, what: str) -> None:
+    """Refuse (LimitError) an allocation of `nbytes` above Limits.max_tensor_bytes."""
+    if nbytes > _ACTIVE.get().max_tensor_bytes:
+        raise LimitError("max_tensor_bytes", what, nbytes)
+
+
 def current_limits() -> Limits:
     """The limits in force in this thread or task."""
     return _ACTIVE.get()
