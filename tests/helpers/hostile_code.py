@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import tsjit
 
@@ -84,26 +84,28 @@ def script_source(body: str) -> str:
     return "def f(x: int) -> int:\n" + body.replace("self.training", "True")
 
 
-def _template() -> bytes:
-    class M(tsjit.nn.Module):
+def _template(lib: Any) -> bytes:
+    """An archive of a module M saved by `lib` (tsjit, or torch to compare with PyTorch)."""
+    class M(lib.nn.Module):
         def forward(self, x: int) -> int:
             return x + 1
     buf = io.BytesIO()
-    tsjit.jit.save(tsjit.jit.script(M()), buf)
+    lib.jit.save(lib.jit.script(M()), buf)
     return buf.getvalue()
 
 
-_TEMPLATE: list[bytes] = []
+_TEMPLATE: dict[str, bytes] = {}
 # Where the template's class M lives: its code file, and its qualified name.
 CODE_FILE = "code/__torch__/tests/helpers/hostile_code.py"
 QUALIFIED = "__torch__.tests.helpers.hostile_code.M"
 
 
-def archive_with_code(path: Path, code: str) -> str:
-    """An archive of module `M` (named QUALIFIED) at `path` whose code file is `code`."""
-    if not _TEMPLATE:
-        _TEMPLATE.append(_template())
-    src = zipfile.ZipFile(io.BytesIO(_TEMPLATE[0]))
+def archive_with_code(path: Path, code: str, lib: Any = tsjit) -> str:
+    """An archive of module `M` (named QUALIFIED) at `path` whose code file is `code`, from
+    an archive `lib` saved (tsjit, or torch)."""
+    if lib.__name__ not in _TEMPLATE:
+        _TEMPLATE[lib.__name__] = _template(lib)
+    src = zipfile.ZipFile(io.BytesIO(_TEMPLATE[lib.__name__]))
     with zipfile.ZipFile(path, "w") as z:
         for info in src.infolist():
             name = info.filename
@@ -113,6 +115,6 @@ def archive_with_code(path: Path, code: str) -> str:
     return str(path)
 
 
-def archive_with_forward(path: Path, body: str, extra: str = "") -> str:
+def archive_with_forward(path: Path, body: str, extra: str = "", lib: Any = tsjit) -> str:
     """An archive of module `M` whose forward has `body` (and `extra` code after it)."""
-    return archive_with_code(path, module_code(body, extra, QUALIFIED))
+    return archive_with_code(path, module_code(body, extra, QUALIFIED), lib)
