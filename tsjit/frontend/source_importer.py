@@ -115,6 +115,7 @@ class SourceImporter:
         self.class_body: Optional[FunctionCompiler] = None   # resolves attribute annotations
         # Classes whose bodies are being declared (one declaration can load another file's).
         self.declaring: list[T.ClassType] = []
+        self.classes_of_text: dict[str, tuple[T.ClassType, ...]] = {}   # in an attribute's type
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -245,8 +246,9 @@ class SourceImporter:
                         raise CompileError("a Final constant needs a value", stmt.range)
                     t.constants[stmt.target.id] = eval_constant(stmt.value)
                 else:
-                    t.add_attribute(stmt.target.id, self.attribute_type(t, stmt.target.id,
-                                                                        self.annotation_type(ann), stmt))
+                    found = self.annotation_type(ann)
+                    self.check_attribute(t, stmt.target.id, _classes_in(found), stmt)
+                    t.add_attribute(stmt.target.id, found)
             elif isinstance(stmt, ast.Pass):
                 pass
             else:
@@ -263,29 +265,30 @@ class SourceImporter:
         or buffers, or a constant."""
         if d.kind == "attr":
             found = self.annotation_types.get(d.value)    # (the usual case: a text seen before)
-            t.add_attribute(d.name, self.attribute_type(
-                t, d.name, found if found is not None else self.declared_type(d), d))
+            if found is None:
+                found = self.declared_type(d)
+            classes = self.classes_of_text.get(d.value)
+            if classes is None:
+                classes = self.classes_of_text[d.value] = _classes_in(found)
+            if classes:
+                self.check_attribute(t, d.name, classes, d)
+            t.add_attribute(d.name, found)
         elif d.kind == "names":
             if d.name != "__annotations__":     # (`__annotations__ = []` only prepares)
                 (params if d.name == "__parameters__" else buffers).extend(d.value)
         else:
             t.constants[d.name] = d.value
 
-    def attribute_type(self, t: T.ClassType, name: str, a: T.Type, where: ast.Node) -> T.Type:
-        """`a`, the type of attribute `name` of `t`, unless it holds a class being defined:
-        PyTorch's import does not know a class's name inside its own body (nor inside the
-        bodies of the classes it loads while declaring it)."""
-        stack = [a]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, T.ClassType):
-                if any(x is d for d in self.declaring):
-                    raise CompileError(f"attribute '{name}' of {t.qualified_name} has type "
-                                       f"{x.qualified_name}, a class still being defined: "
-                                       "TorchScript classes cannot contain themselves", where.range)
-            else:
-                stack.extend(x.contained())
-        return a
+    def check_attribute(self, t: T.ClassType, name: str, classes: tuple[T.ClassType, ...],
+                        where: ast.Node) -> None:
+        """Refuse attribute `name` of `t` if its type holds (`classes`) a class being
+        defined: PyTorch's import does not know a class's name inside its own body (nor
+        inside the bodies of the classes it loads while declaring it)."""
+        for x in classes:
+            if any(x is d for d in self.declaring):
+                raise CompileError(f"attribute '{name}' of {t.qualified_name} has type "
+                                   f"{x.qualified_name}, a class still being defined: "
+                                   "TorchScript classes cannot contain themselves", where.range)
 
     def declared_type(self, d: ast.DeclSpan) -> T.Type:
         """The type of an attribute's declaration, found by its text; the declaration is
@@ -385,6 +388,18 @@ class SourceImporter:
 # Bases of classes declared as named types other than classes (built when first named).
 _NAMED_TYPE_BASES = frozenset({"NamedTuple", "Interface", "ModuleInterface", "Enum"})
 _ARCHIVE_BASES = _NAMED_TYPE_BASES | {"Module"}
+
+
+def _classes_in(t: T.Type) -> tuple[T.ClassType, ...]:
+    """The class types `t` is or holds (not looking inside classes)."""
+    found, stack = [], [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, T.ClassType):
+            found.append(x)
+        else:
+            stack.extend(x.contained())
+    return tuple(found)
 
 
 def _check_no_decorators(stmt: ast.Stmt) -> None:

@@ -115,8 +115,8 @@ def time_budget(seconds: Optional[float], limit: str, what: str) -> Iterator[Non
         _DEADLINE.reset(token)
 
 
-# Loops check the deadline once per this many back edges (and every call on entry), so that
-# a loop without a budget pays a counter, not a context-variable read, per iteration.
+# Under a budget, loops check the deadline once per this many iterations (and calls on
+# entry); code run without a budget reads `current_deadline()` once per call, not per iteration.
 CHECK_EVERY = 1024
 
 
