@@ -27,7 +27,7 @@ def _stops_within(call, seconds: float) -> LimitError:
     with pytest.raises(LimitError) as info:
         with time_budget(seconds, "call_seconds", "a call of forward"):
             call()
-    assert time.monotonic() - start < seconds + 2.0
+    assert time.monotonic() - start < seconds + 3.0   # (a loaded machine's margin)
     return info.value
 
 

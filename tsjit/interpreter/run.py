@@ -40,11 +40,10 @@ def run(code: Code, args: list) -> Any:
     r[:len(args)] = args
     instructions = code.instructions
     pc = 0
-    # Under an execution budget, loops check the deadline every CHECK_EVERY-th iteration
-    # and every CHECK_EVERY-th loop entry (so nested short loops are checked too); without
-    # one, a back edge pays one test of `budgeted`.
+    # Under an execution budget, loops check the deadline on entry (so nested short loops
+    # are checked too) and every CHECK_EVERY-th iteration; without one, a loop entry and a
+    # back edge pay one test of `budgeted`.
     budgeted = current_deadline() is not None
-    entries = CHECK_EVERY
     try:
         if budgeted:
             check_deadline()
@@ -102,10 +101,7 @@ def run(code: Code, args: list) -> Any:
                 if not (r[ins[1]] < r[ins[2]] and r[ins[3]]):
                     pc = ins[4]
                 elif budgeted:
-                    entries -= 1
-                    if not entries:
-                        check_deadline()
-                        entries = CHECK_EVERY
+                    check_deadline()
             elif op == _JF:
                 if not r[ins[1]]:
                     pc = ins[2]
