@@ -32,13 +32,16 @@ def test_weights_of_a_checkpoint(checkpoint):
 
 
 def test_weights_statistics_go_chunk_by_chunk(monkeypatch):
-    import tsjit as T
     from tsjit.cli import weights
+    from tsjit.cli.contents import TensorRef
     a = np.random.default_rng(0).normal(3.0, 2.0, 1000).astype(np.float32)
     monkeypatch.setattr(weights, "_CHUNK", 7)
-    row = weights.measure("a", T.tensor(a))
+    ref = TensorRef("a", "tensors", "data/0", "float32", 0, (1000,), (1,))
+    # the file's chunks (uneven, as reads return them) split again into statistics chunks
+    row = weights.measure(ref, iter([a[:300], a[300:301], a[301:]]))
     assert np.isclose(row["mean"], a.astype(np.float64).mean())
     assert np.isclose(row["std"], a.astype(np.float64).std(ddof=1))
+    assert row["min"] == a.min() and row["max"] == a.max()
 
 
 def test_check_passes_a_supported_archive_and_fails_an_unknown_operator(tmp_path):
