@@ -5,13 +5,14 @@ import argparse
 import sys
 from typing import Optional
 
-from . import check, code, graph, info, list_records, roundtrip, run, weights
+from . import check, code, convert, diff, graph, info, list_records, report, roundtrip, run, show, weights
 from .boundary import OK, USAGE, run_guarded
 
 # Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code;
 # they import what they need inside run(), so this list costs nothing to import.
-COMMANDS = {"info": info, "check": check, "list": list_records, "code": code, "graph": graph, "run": run,
-            "roundtrip": roundtrip, "weights": weights}
+COMMANDS = {"info": info, "check": check, "list": list_records, "show": show, "code": code,
+            "graph": graph, "run": run, "weights": weights, "diff": diff, "convert": convert,
+            "report": report, "roundtrip": roundtrip}
 
 EPILOG = """exit codes: 0 ok, 1 error (one line `tsjit: error: ...`), 2 usage error.
 --debug (anywhere) shows the Python traceback of an error.

@@ -1,0 +1,11 @@
+"""`tsjit report`."""
+HELP = "todo"
+EXAMPLE = "tsjit report x"
+
+
+def add_arguments(p):
+    pass
+
+
+def run(args):
+    return 0
