@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from typing import Any, Iterator
 
 from ..ir.diagnostics import TsjitError
+from .files import replacing
 
 HELP = "write the weights to OUT.safetensors, or to a torch.save checkpoint (OUT.pt)"
 EXAMPLE = "tsjit convert model.pt model.safetensors --dtype bfloat16"
@@ -94,7 +94,7 @@ def _cast(items: Iterator[tuple[str, Any]], dtype: Any) -> Iterator[tuple[str, A
 def write_safetensors(tensors: dict[str, Any], out: str) -> None:
     """`tensors` as a safetensors file (format "pt", which PyTorch's loaders expect)."""
     st = _safetensors()
-    with _replacing(out) as tmp:
+    with replacing(out) as tmp:
         try:
             st.numpy.save_file(tensors, tmp, metadata={"format": "pt"})
         except st.SafetensorError as err:
@@ -106,21 +106,3 @@ def write_checkpoint(tensors: dict[str, Any], out: str) -> None:
     from .._tensor import from_numpy
     from ..serialization import save
     save({k: from_numpy(a) for k, a in tensors.items()}, out)
-
-
-class _replacing:
-    """A temporary name beside `out`, renamed to it when the block succeeds."""
-
-    def __init__(self, out: str) -> None:
-        self.out = out
-
-    def __enter__(self) -> str:
-        fd, self.tmp = tempfile.mkstemp(prefix=".tsjit-", dir=os.path.dirname(os.path.abspath(self.out)))
-        os.close(fd)
-        return self.tmp
-
-    def __exit__(self, kind: Any, *rest: Any) -> None:
-        if kind is None:
-            os.replace(self.tmp, self.out)
-        elif os.path.exists(self.tmp):
-            os.unlink(self.tmp)

@@ -4,15 +4,13 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from typing import Any
 
 from ..ir.diagnostics import TsjitError
-from .files import archive_only
+from .files import archive_only, replacing
 
 HELP = "run a method on inputs: .npy/.npz files, Python literals, --random tensors"
 EXAMPLE = "tsjit run model.pt -m forward x.npy 3 --random 1x3:float32 -o out.npz --repeat 5"
@@ -164,15 +162,9 @@ def to_json(value: Any) -> Any:
 def write_npz(path: str, arrays: list[tuple[str, Any]]) -> None:
     """Write arrays to `path` through a temporary name, so no half-written file remains."""
     import numpy as np
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix=".npz", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
+    with replacing(path) as tmp:
+        with open(tmp, "wb") as f:
             np.savez(f, **dict(arrays))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def run(args: argparse.Namespace) -> int:
