@@ -39,6 +39,10 @@ class replacing:
     def __enter__(self) -> str:
         fd, self.tmp = tempfile.mkstemp(prefix=".tsjit-", dir=os.path.dirname(os.path.abspath(self.out)))
         os.close(fd)
+        # mkstemp's file is private (0600); an output gets the permissions `open` would give
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(self.tmp, 0o666 & ~mask)
         return self.tmp
 
     def __exit__(self, kind: Any, *rest: Any) -> None:
