@@ -1,17 +1,15 @@
 """`tsjit info`: text and JSON summaries, the JSON checked against docs/cli.md's schema."""
 import json
-import re
 
 import pytest
 
 from tests.helpers.corpus import case_path
 
-from tests.helpers.cli import ROOT, tsjit, with_renamed_operator
+from tests.helpers.cli import ROOT, doc_schema, tsjit, with_renamed_operator
 
 
 def _schema():
-    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    return json.loads(re.search(r"## `tsjit info --json`.*?```json\n(.*?)```", text, re.S)[1])
+    return doc_schema("tsjit info --json")
 
 
 def _validated(*args):
