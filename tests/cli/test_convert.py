@@ -77,3 +77,16 @@ def test_without_the_safetensors_package(tmp_path, checkpoint, monkeypatch, caps
     assert main(["convert", str(checkpoint), str(tmp_path / "x.safetensors")]) == 1
     err = capsys.readouterr().err
     assert "needs the safetensors package: pip install 'tsjit[cli]'" in err
+
+
+def test_scalars_keep_their_shape(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("safetensors")
+    import tsjit as T
+    src, back = tmp_path / "s.pt", tmp_path / "back.pt"
+    T.save({"n": T.tensor(7), "v": T.from_numpy(np.ones((3, 2), np.float32)[:, 0])}, str(src))
+    _convert(src, tmp_path / "s.safetensors")
+    _convert(tmp_path / "s.safetensors", back)
+    again = torch.load(str(back))
+    assert again["n"].shape == () and again["n"].item() == 7
+    assert again["v"].shape == (3,) and again["v"].is_contiguous()

@@ -81,14 +81,14 @@ def _float_dtype(name: str) -> Any:
 
 def _cast(items: Iterator[tuple[str, Any]], dtype: Any) -> Iterator[tuple[str, Any]]:
     """Contiguous little-endian arrays, floating-point ones cast to `dtype` when given."""
-    import numpy as np
     from .._tensor.dtypes import as_dtype
     for name, a in items:
         if a.dtype.byteorder == ">":         # (a big-endian archive's storages)
             a = a.astype(a.dtype.newbyteorder("<"))
         if dtype is not None and as_dtype(a.dtype).is_floating_point:
             a = a.astype(dtype)
-        yield name, np.ascontiguousarray(a)
+        # (not np.ascontiguousarray: it makes a 0-d array 1-d)
+        yield name, a if a.flags.c_contiguous else a.copy(order="C")
 
 
 def write_safetensors(tensors: dict[str, Any], out: str) -> None:
