@@ -53,3 +53,23 @@ def test_checkpoints_zip_and_legacy(checkpoint):
     assert _validated(legacy)["kind"] == "checkpoint-legacy"
     text = tsjit("info", checkpoint).stdout
     assert "torch.save checkpoint (zip)" in text and "int64 1 (32 bytes)" in text
+
+
+def test_info_reads_no_tensor_data_and_compiles_nothing(monkeypatch):
+    """The summary comes from the zip directory, data.pkl and the code's text."""
+    from tsjit.cli import info
+    from tsjit.serialize import ArchiveReader
+    from tsjit.ir import function
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("info read tensor data or compiled a method")
+    monkeypatch.setattr(ArchiveReader, "storage_view", refuse)
+    monkeypatch.setattr(ArchiveReader, "readinto", refuse)
+    monkeypatch.setattr(function.Function, "graph", property(refuse))
+    path = case_path("model_mlp")
+    fast = info.summarize(path)
+    monkeypatch.undo()
+    import tsjit as T
+    m = T.jit.load(path)
+    assert [d["name"] for d in fast["modules"]] == [n for n, _ in m.named_modules()]
+    assert fast["tensors"]["parameters"]["count"] == len(list(m.parameters()))
