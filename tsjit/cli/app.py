@@ -62,6 +62,9 @@ def _main(argv: list[str]) -> int:
     top = _top_parser()
     top.parse_args(argv[:at + 1])       # --version, --help, a known command name
     parser, module = command_parser(argv[at])
+    rest = argv[:at] + argv[at + 1:]
+    # a command may rewrite its arguments first (`run` keeps --random inputs in their place)
+    rest = getattr(module, "rewrite_argv", lambda a: a)(rest)
     # intermixed: `tsjit run ARCHIVE -m METHOD INPUT` as well as `tsjit run -m METHOD ARCHIVE INPUT`
-    args = parser.parse_intermixed_args(argv[:at] + argv[at + 1:])
+    args = parser.parse_intermixed_args(rest)
     return run_guarded(lambda: module.run(args), debug=args.debug)
