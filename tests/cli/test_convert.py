@@ -6,7 +6,7 @@ from tests.helpers.corpus import case_path
 
 from tests.helpers.cli import ROOT, tsjit
 
-BF16 = ROOT.parent.parent / "shared" / "ckpt" / "cases" / "dtype_bfloat16" / "file.pt"
+BF16 = ROOT / "tests" / "data" / "ckpt" / "cases" / "dtype_bfloat16" / "file.pt"
 
 
 def _convert(*args):

@@ -5,7 +5,7 @@ from tests.helpers.corpus import case_path
 
 from tests.helpers.cli import ROOT, tsjit
 
-CKPT = ROOT.parent.parent / "shared" / "ckpt" / "cases"
+CKPT = ROOT / "tests" / "data" / "ckpt" / "cases"
 LEGACY = ROOT / "tests" / "data" / "ckpt" / "cases" / "legacy_state_dict" / "file.pt"
 
 

@@ -343,7 +343,7 @@ def named_tensors(v: Any, name: str = "", tensor_of: Any = None) -> Iterator[tup
         from ..serialize.pickle_format import ORDERED_DICT, Object, Reduce
         if type(v) is Reduce and v.func is ORDERED_DICT:
             yield from named_tensors(dict(v.items or ()), name, tensor_of)
-        elif type(v) in (Reduce, Object) and _has_tensor(v):
+        elif type(v) in (Reduce, Object) and _has_storage(v):
             # another call or object: tsjit.load rebuilds it some other way
             raise OffTheFastPath(name)
 
@@ -364,18 +364,18 @@ def _neutral_tensor(v: Any) -> Any:
     return None
 
 
-def _has_tensor(v: Any) -> bool:
-    from ..serialize.pickle_format import Object, Reduce
-    if is_tensor_record(v):
+def _has_storage(v: Any) -> bool:
+    """Whether a neutral-model value refers to a storage anywhere inside (a tensor record
+    the fast path does not read, such as `_rebuild_tensor_v3`, holds one)."""
+    from ..serialize.pickle_format import Object, PersistentId, Reduce
+    if type(v) is PersistentId:
         return True
     if isinstance(v, dict):
-        return any(_has_tensor(x) for x in v.values())
+        return any(_has_storage(x) for x in v.values())
     if isinstance(v, (list, tuple)):
-        return any(_has_tensor(x) for x in v)
-    if type(v) is Reduce:
-        return _has_tensor(v.args) or _has_tensor(v.state) or _has_tensor(v.items or ())
-    if type(v) is Object:
-        return _has_tensor(v.state) or _has_tensor(v.items or ()) or _has_tensor(v.appended or ())
+        return any(_has_storage(x) for x in v)
+    if type(v) in (Reduce, Object):
+        return any(_has_storage(x) for x in (v.args, v.state, v.items or (), v.appended or ()))
     return False
 
 
