@@ -173,7 +173,11 @@ class FileView:
         return [(n, self.reader.record_size("extra/" + n)) for n in list_extra_files(self.reader)]
 
     def code_files(self) -> dict[str, str]:
-        """Code record name -> text."""
+        """Code record name -> text (read once)."""
+        return dict(self._code)
+
+    @functools.cached_property
+    def _code(self) -> dict[str, str]:
         return {n: self.reader.read(n).decode("utf-8", "replace") for n in self.names()
                 if n.startswith("code/") and n.endswith(".py")}
 
