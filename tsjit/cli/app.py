@@ -8,8 +8,9 @@ from typing import Optional
 from . import check, code, convert, diff, graph, info, list_records, report, roundtrip, run, show, weights
 from .boundary import OK, USAGE, run_guarded
 
-# Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code;
-# they import what they need inside run(), so this list costs nothing to import.
+# Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code
+# (optionally EXIT_NOTE, what its exit code 1 also means, and rewrite_argv); they import
+# what they need inside run(), so this list costs nothing to import.
 COMMANDS = {"info": info, "check": check, "list": list_records, "show": show, "code": code,
             "graph": graph, "run": run, "weights": weights, "diff": diff, "convert": convert,
             "report": report, "roundtrip": roundtrip}
@@ -41,7 +42,8 @@ def command_parser(name: str) -> tuple[argparse.ArgumentParser, object]:
     module = COMMANDS[name]
     p = argparse.ArgumentParser(prog=f"tsjit {name}", description=module.HELP,
                                 epilog=f"example:\n  {module.EXAMPLE}\n\n"
-                                       "exit codes: 0 ok, 1 error, 2 usage error",
+                                       "exit codes: 0 ok, 1 error, 2 usage error"
+                                       + getattr(module, "EXIT_NOTE", ""),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     module.add_arguments(p)

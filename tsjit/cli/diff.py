@@ -9,6 +9,7 @@ from typing import Any, Iterator, Optional
 
 HELP = "compare two archives or checkpoints: code, structure, weights (exit 1 if they differ)"
 EXAMPLE = "tsjit diff old.pt new.pt --atol 1e-6"
+EXIT_NOTE = "; here 0: the files are the same, 1: they differ"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
