@@ -14,6 +14,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.limits import check_deadline
 from ..ir.passes import (CLEANUP, constant_propagation, exit_transform, run_pipeline,
                          run_to_fixed_point)
 from ..ops import registry
@@ -174,6 +175,7 @@ class FunctionCompiler(Emitter):
             self.emit_stmt(s)
 
     def emit_stmt(self, s: ast.Stmt) -> None:
+        check_deadline()   # compiling on a first call spends that call's budget
         method = getattr(self, "stmt_" + type(s).__name__, None)
         if method is None:
             raise CompileError(f"{type(s).__name__} statements are not supported", s.range)
