@@ -82,6 +82,7 @@ class _Source(Context):
         self.pending: list[tuple[Value, str]] = []
         self.depth = 0
         self.loops = 0
+        self.regions: list[int] = []     # line counts where open `with` regions start
         self.node: Optional[Node] = None
         self.drops = Releases()
 
@@ -202,6 +203,10 @@ class _Source(Context):
             self.structural(n)
         elif k in (prim.CallFunction, prim.CallMethod):
             self.call(n)
+        elif k == prim.Enter:
+            self.enter(n)
+        elif k == prim.Exit:
+            self.exit(n)
         elif k == prim.RaiseException:
             msg, cls = self.operands(list(n.inputs))
             self.flush()
@@ -293,6 +298,23 @@ class _Source(Context):
             self.outputs(n, f"{target}({', '.join(args)})")
             return
         self.outputs(n, f"{target}([{', '.join(args)}])")
+
+    def enter(self, n: Node) -> None:
+        """`x = __enter__(obj)`, then the region as the body of a `try` whose `finally`
+        calls `__exit__` (on errors too, as the interpreter does)."""
+        self.outputs(n, f"{self.bind(executor_for(n.callee), '_f')}.call([{self.atom(n.input(0))}])")
+        self.emit("try:")
+        self.depth += 1
+        self.regions.append(len(self.lines))
+
+    def exit(self, n: Node) -> None:
+        self.flush()
+        if len(self.lines) == self.regions.pop():
+            self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        call = f"{self.bind(executor_for(n.callee), '_f')}.call([{self.atom(n.input(0))}, None, None, None])"
+        self.emit(f"{_INDENT}{self.local(n.output())} = {call}")
 
     def assign(self, targets: list[str], values: list[Value]) -> None:
         """Parallel assignment of `values` to `targets` (skipping self-assignments)."""

@@ -283,21 +283,22 @@ class ScriptCompiler:
         t = T.ClassType(qn)
         self.cu.register_type(t)
         self._remember(cls, t)
-        for klass in reversed(cls.__mro__[:-1]):
-            for name, member in vars(klass).items():
-                if inspect.isfunction(member):
-                    # Methods dataclasses wrote get source made for them when the class is
-                    # given to script() itself (PyTorch's rule: a dataclass only met in an
-                    # annotation keeps methods without source, an OSError).
-                    generated = is_generated(klass, name, member)
-                    if generated and not is_made_here(name):
-                        continue
-                    if generated and klass not in SCRIPTED_DATACLASSES:
-                        raise SourceUnavailableError(
-                            f"cannot get the source of {member.__qualname__} (written by "
-                            f"dataclasses): script the dataclass {klass.__name__} itself "
-                            "before using it")
-                    self.method(t, name, member, klass if generated else None)
+        # Only the class body's own methods, as PyTorch takes them (TorchScript classes
+        # have no inheritance): a base's methods are not the class's.
+        for name, member in vars(cls).items():
+            if inspect.isfunction(member):
+                # Methods dataclasses wrote get source made for them when the class is
+                # given to script() itself (PyTorch's rule: a dataclass only met in an
+                # annotation keeps methods without source, an OSError).
+                generated = is_generated(cls, name, member)
+                if generated and not is_made_here(name):
+                    continue
+                if generated and cls not in SCRIPTED_DATACLASSES:
+                    raise SourceUnavailableError(
+                        f"cannot get the source of {member.__qualname__} (written by "
+                        f"dataclasses): script the dataclass {cls.__name__} itself "
+                        "before using it")
+                self.method(t, name, member, cls if generated else None)
         init = t.methods.get("__init__")
         if init is not None:
             init.ensure_defined()   # attributes are declared by __init__'s assignments
@@ -474,7 +475,19 @@ def infer_type(value: Any, python_type: Any = None) -> Optional[T.Type]:
         k = _unified(list(value.keys()), python_type)
         v = _unified(list(value.values()), python_type)
         return None if k is None or v is None else T.DictType(k.elem, v.elem)  # type: ignore[union-attr]
+    if python_type is not None and _is_class_instance(value):
+        try:
+            return python_type(type(value))   # its class, compiled as a TorchScript class
+        except (TsjitError, SourceUnavailableError):
+            return None   # as PyTorch: an attribute it cannot type is left out
     return None
+
+
+def _is_class_instance(value: Any) -> bool:
+    """An instance of a Python class written in Python (its __init__ has source)."""
+    cls = type(value)
+    return inspect.isfunction(vars(cls).get("__init__")) and \
+        not getattr(cls, "__tsjit_module__", False)
 
 
 def _unified(values: list, python_type: Any) -> Optional[T.ListType]:

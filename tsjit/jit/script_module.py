@@ -75,6 +75,8 @@ def _accepts(t: T.Type, v: Any) -> bool:
     from ..interpreter.prim_kernels import value_is
     if t == T.FloatType and isinstance(v, int) and not isinstance(v, bool):
         return False
+    if isinstance(t, T.ClassType) and not t.is_module:
+        return isinstance(v, Object) and v.type is t
     if isinstance(t, (T.ClassType, T.InterfaceType)) or t in (T.AnyType, T.NumberType):
         return True
     return value_is(v, t)
@@ -177,11 +179,12 @@ class ScriptModule:
         fn = t.methods.get(name)
         if fn is not None:
             return ScriptMethod(self, fn)
-        if t.attribute_slot(name) >= 0:
+        attr = t.find_attribute(name)
+        if attr is not None:
             v = obj.getattr(name)
             if v is UNINITIALIZED:
                 raise ModuleAttributeError(f"attribute '{name}' of {t.name} was never set")
-            return _wrap_result(v)
+            return _wrap_result(to_python(v, attr.type))
         if name in t.constants:
             return t.constants[name]
         raise ModuleAttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
@@ -193,6 +196,11 @@ class ScriptModule:
             raise ModuleAttributeError(f"cannot add attribute '{name}' to script module {t.name}; "
                                  "its attributes are fixed when it is scripted")
         value = _to_runtime(value)
+        if isinstance(attr.type, T.ClassType) and not attr.type.is_module:
+            try:
+                value = to_script(value, attr.type)   # a Python instance of its class: copied
+            except ConversionError:
+                pass
         if not _accepts(attr.type, value):
             raise ArgumentError(f"attribute '{name}' has type {attr.type.annotation_str()}, "
                                 f"which a {type(value).__name__} does not fit")
