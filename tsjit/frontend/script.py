@@ -82,6 +82,7 @@ class ModuleTypeInfo:
 
     type: T.ClassType
     submodules: dict[str, "ModuleTypeInfo"] = field(default_factory=dict)
+    scripted: Any = None      # the run-time object of a module that is scripted already
 
 
 class ScriptCompiler:
@@ -306,7 +307,11 @@ class ScriptCompiler:
 
     # --- modules ------------------------------------------------------------------
     def module_type(self, m: Any) -> ModuleTypeInfo:
-        """The class type of a module instance (shared with equal concrete types)."""
+        """The class type of a module instance (shared with equal concrete types); a
+        script module's own type and object."""
+        scripted = vars(m).get("_c")
+        if isinstance(getattr(scripted, "type", None), T.ClassType):
+            return ModuleTypeInfo(scripted.type, {}, scripted)
         subs = {name: self.module_type(sub) for name, sub in m._modules.items() if sub is not None}
         annotations = class_annotations(type(m))
         declared = list(getattr(type(m), "__constants__", ()))

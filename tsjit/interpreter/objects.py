@@ -41,6 +41,15 @@ class Object:
         self._grow()
         self.slots[i] = value
 
+    def _get_method(self, name: str) -> Any:
+        """Method `name` bound to this object, called with run-time values (PyTorch's
+        `module._c._get_method(name)`)."""
+        fn = self.type.methods.get(name)
+        if fn is None:
+            raise AttributeError(f"'{self.type.name}' object has no method '{name}'")
+        from .run import call_function
+        return lambda *args: call_function(fn, [self, *args])
+
     def _grow(self) -> None:
         # A TorchScript class may gain attributes while its methods compile.
         missing = len(self.type.attributes) - len(self.slots)
