@@ -320,7 +320,10 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         if len(args) < 2 or c.constant_of(args[1].value) is ...:
             raise CompileError("getattr() needs an object and a constant attribute name", rng)
         obj = SimpleValue(args[0].value)
-        return obj.attr(c, rng, c.constant_of(args[1].value))
+        name = c.constant_of(args[1].value)
+        if len(args) == 3 and not _has_attribute(args[0].value.type, name):
+            return SimpleValue(args[2].value)     # getattr(obj, name, default)
+        return obj.attr(c, rng, name)
     if name == "len":
         v = args[0].value if len(args) == 1 else None
         if v is not None and isinstance(v.type, T.ClassType) and v.type.is_module and \
@@ -332,10 +335,8 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
     if name == "hasattr":
         if len(args) != 2 or c.constant_of(args[1].value) is ...:
             raise CompileError("hasattr() needs an object and a constant attribute name", rng)
-        t, attr = args[0].value.type, c.constant_of(args[1].value)
-        found = isinstance(t, T.ClassType) and (t.find_attribute(attr) is not None or
-                                                attr in t.methods or attr in t.constants)
-        return SimpleValue(c.emit_constant(bool(found), rng))
+        found = _has_attribute(args[0].value.type, c.constant_of(args[1].value))
+        return SimpleValue(c.emit_constant(found, rng))
     if name in ("min", "max", "abs"):
         if len(args) == 1 and name != "abs":
             return BuiltinFunction(f"prim::{name}").call(c, rng, args, kwargs)
@@ -405,3 +406,9 @@ def lookup_builtin(name: str) -> Optional[SugaredValue]:
 
 
 _TABLE: Optional[dict[str, SugaredValue]] = None
+
+
+def _has_attribute(t: T.Type, name: str) -> bool:
+    """Whether objects of `t` have attribute, constant or method `name` (known statically)."""
+    return isinstance(t, T.ClassType) and (t.find_attribute(name) is not None or
+                                           name in t.methods or name in t.constants)

@@ -277,6 +277,13 @@ class ScriptCompiler:
         cls_type.methods[name] = fn
         return fn
 
+    def static_method(self, t: T.Type, name: str) -> Optional[Function]:
+        """The Function of static method `name` of the Python class `t` was made from
+        (named as a free function, `__torch__.<module>.<name>`, as PyTorch names it)."""
+        cls = python_class(t)
+        member = inspect.getattr_static(cls, name, None) if cls is not None else None
+        return self.function(member.__func__) if isinstance(member, staticmethod) else None
+
     # --- TorchScript classes ------------------------------------------------------
     def script_class(self, cls: type) -> T.ClassType:
         """Compile a Python class as a TorchScript class (attributes from `__init__`)."""
@@ -418,7 +425,7 @@ class ScriptCompiler:
                               self.annotation_type(args[1]) or T.AnyType)
         if origin in (tuple, typing.Tuple):
             return T.TupleType(tuple(self.annotation_type(a) or T.AnyType for a in args))
-        if origin is typing.Union:
+        if origin is typing.Union or isinstance(ann, pytypes.UnionType):   # also `int | None`
             return T.union_of([self.annotation_type(a) or T.AnyType for a in args])
         if _is_final(ann):
             return self.annotation_type(args[0]) if args else None
