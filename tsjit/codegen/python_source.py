@@ -24,7 +24,7 @@ from typing import Any, Optional
 from ..interpreter.code import node_kernel
 from ..interpreter.executor import executor_for
 from ..interpreter.errors import CAUGHT, ScriptError
-from ..interpreter.objects import Object
+from ..interpreter.objects import Future, Object
 from ..ir import Block, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
@@ -203,6 +203,11 @@ class _Source(Context):
             self.structural(n)
         elif k in (prim.CallFunction, prim.CallMethod):
             self.call(n)
+        elif k == prim.fork:
+            b = n.blocks[0]
+            self.block(b)
+            (value,) = self.operands([b.outputs[0]])
+            self.result(n, f"{self.bind(Future, '_Future')}({value})", False)
         elif k == prim.Enter:
             self.enter(n)
         elif k == prim.Exit:

@@ -30,7 +30,7 @@ from .operators import BINARY_OPS
 from .parser import parse_expr
 from .refinement import refinements
 from .schema_matching import NamedValue
-from .sugared import SimpleValue, SliceValue, SugaredValue
+from .sugared import ClosureValue, SimpleValue, SliceValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 # Variables the compiler introduces for a return inside a loop ("$" keeps them apart
@@ -437,6 +437,10 @@ class FunctionCompiler(Emitter):
         if len(self.resolver.method_schema(self, exit_, rng).arguments) != 4:
             raise CompileError("__exit__ must have four arguments", rng)
         return enter, exit_
+
+    def stmt_Def(self, s: ast.Def) -> None:
+        """A nested function: a closure that `fork` runs (see builtins.ForkForm)."""
+        self.env.assign(s.name, ClosureValue(s))
 
     def stmt_Raise(self, s: ast.Raise) -> None:
         self.emit_raise(s.exc, s.range)

@@ -31,6 +31,7 @@ C_KERNELS = {"aten::eq.int": operator.eq, "aten::ne.int": operator.ne,
              "aten::lt.int": operator.lt, "aten::le.int": operator.le,
              "aten::gt.int": operator.gt, "aten::ge.int": operator.ge,
              "aten::eq.bool": operator.eq, "aten::ne.bool": operator.ne}
+from .objects import Future
 from .prim_kernels import prim_kernel
 
 
@@ -130,6 +131,12 @@ class _Builder:
             return
         if k == prim.Loop:
             self.loop(n)
+            return
+        if k == prim.fork:
+            # Run the forked call now; its result becomes a done Future.
+            b = n.blocks[0]
+            self.block(b)
+            self.emit((OP1, Future, self.reg(b.outputs[0]), self.reg(n.output())), rng)
             return
         ins = tuple(self.reg(v) for v in n.inputs)
         outs = tuple(self.reg(v) for v in n.outputs)

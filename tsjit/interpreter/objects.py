@@ -16,6 +16,31 @@ class _Uninitialized:
 UNINITIALIZED: Any = _Uninitialized()
 
 
+class Future:
+    """The result of `fork`: tsjit runs the forked call at once (one thread), so `wait`
+    returns its value."""
+
+    __slots__ = ("_value",)
+
+    def __class_getitem__(cls, item: Any) -> type:
+        return cls          # `torch.jit.Future[int]` in annotations Python evaluates
+
+    def __init__(self, value: Any) -> None:
+        self._value = value
+
+    def wait(self) -> Any:
+        return self._value
+
+    def value(self) -> Any:
+        return self._value
+
+    def done(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "<tsjit Future (done)>"
+
+
 class Object:
     """An instance of a ClassType: attribute values in `slots`, by the type's attribute order."""
 

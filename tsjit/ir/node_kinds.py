@@ -52,6 +52,7 @@ class prim:  # noqa: N801  (spelled as archive code spells them: `ops.prim.Raise
     Enter = "prim::Enter"
     Exit = "prim::Exit"
     With = "prim::With"
+    fork = "prim::fork"
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,9 @@ _TABLE = [
              "ends at the Exit of the same object later in the block", side_effects=True),
     NodeKind(prim.Exit, 1, 1, "(object) -> None: object.__exit__(None, None, None); also "
              "run when the region raises", side_effects=True),
+    NodeKind(prim.fork, 0, 1, "-> Future of its block's one output: `torch.jit.fork(f, args)`; "
+             "the block (the call) runs when the node does, so waiting finds it done",
+             blocks=1),
     NodeKind(prim.With, 0, None, "a `with` region as a block, only inside "
              "ir/passes/exit_transform (between an Enter and its Exit)", blocks=1),
 ]

@@ -313,6 +313,17 @@ class PythonPrinter:
         if k == prim.Loop:
             self.print_loop(n)
             return
+        if k == prim.fork:
+            # As PyTorch writes it: the call as a closure, forked.
+            b = n.blocks[0]
+            name = self.gen_name("__forked_function")
+            self.line(f"def {name}():")
+            self.level += 1
+            self.print_block_body(b)
+            self.line(f"return {self.expr(b.outputs[0])}")
+            self.level -= 1
+            self.line(f"{self.name_for(n.output())} = fork({name})")
+            return
         if k == prim.Enter:
             # `with obj as x:` (`as` only when the __enter__ result is read); the region's
             # nodes are printed one level deeper until the Exit of the same object.
