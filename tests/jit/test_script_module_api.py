@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 import tsjit
-from tests.helpers.twin_torch import import_twice
+from tests.helpers.twin_torch import import_twice, normalized
 
 SOURCE = textwrap.dedent('''
     import torch
@@ -43,6 +43,24 @@ SOURCE = textwrap.dedent('''
 
         def python_only(self) -> str:
             return "never compiled"
+
+
+    def add_one(x: int) -> int:
+        return x + 1
+
+
+    def on_cpu(x: torch.Tensor) -> torch.Tensor:
+        if torch.jit.is_scripting():
+            x = x.cpu() + 1
+        return x.to(torch.device("cpu"))
+
+
+    def float_limits(x: torch.Tensor) -> float:
+        return torch.finfo(torch.float32).eps
+
+
+    def int_limits(x: torch.Tensor) -> int:
+        return torch.iinfo(torch.int32).max
 
 
     class Outer(torch.nn.Module):
@@ -135,3 +153,39 @@ def test_a_script_module_inside_a_module_is_shared(twins):
     if theirs is not None:
         import torch
         assert torch.jit.script(theirs.Outer(theirs.Scaled(2)))(3) == 9
+
+
+def test_a_script_function_saves_as_pytorch_saves_it(twins, tmp_path):
+    mine, theirs = twins
+    path = str(tmp_path / "f.pt")
+    tsjit.jit.save(tsjit.jit.script(mine.add_one), path)
+    loaded = tsjit.load(path)
+    assert loaded(1) == 2 and loaded.original_name == "PlaceholderModule"
+    if theirs is not None:
+        import torch
+        assert torch.jit.load(path)(1) == 2
+        theirs_path = str(tmp_path / "t.pt")
+        torch.jit.save(torch.jit.script(theirs.add_one), theirs_path)
+        assert tsjit.load(theirs_path).code == loaded.code
+
+
+def test_scripted_device_idioms(twins):
+    mine, theirs = twins
+    fn = tsjit.jit.script(mine.on_cpu)
+    assert fn(tsjit.ones(2)).tolist() == [2.0, 2.0] and mine.on_cpu(tsjit.ones(1)).tolist() == [1.0]
+    if theirs is not None:
+        import torch
+        assert normalized(fn.code, "sm_cases") == \
+            normalized(torch.jit.script(theirs.on_cpu).code, "sm_cases")
+
+
+@pytest.mark.parametrize("name", ["float_limits", "int_limits"])
+def test_type_limits_are_refused_in_scripted_code_as_pytorch_refuses_them(twins, name):
+    mine, theirs = twins
+    assert getattr(mine, name)(tsjit.ones(1)) > 0      # eager
+    with pytest.raises(RuntimeError, match="builtin op aten::[fi]info"):
+        tsjit.jit.script(getattr(mine, name))
+    if theirs is not None:
+        import torch
+        with pytest.raises(RuntimeError, match="builtin op: aten::[fi]info"):
+            torch.jit.script(getattr(theirs, name))

@@ -138,6 +138,8 @@ class ScriptCompiler:
             for ns in ("aten", "prim"):
                 if registry.overloads(f"{ns}::{obj.__name__}"):
                     return BuiltinFunction(f"{ns}::{obj.__name__}")
+        if obj is Device:
+            return BuiltinFunction("aten::device")    # torch.device("cpu") is a call
         if isinstance(obj, type):
             t = self.python_type(obj, rng)
             if t is not None:

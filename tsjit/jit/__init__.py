@@ -100,6 +100,9 @@ def save(m: Any, path: Any, _extra_files: Optional[dict] = None) -> None:
     """Write a scripted module as an archive PyTorch's torch.jit.load reads;
     `_extra_files` ({name: bytes or str}) become the archive's extra/ files."""
     from ..serialize import save_module
+    from .script_module import ScriptFunction
+    if isinstance(m, ScriptFunction):
+        m = m.as_module()        # as PyTorch saves a function
     save_module(m, path, _extra_files)
 
 

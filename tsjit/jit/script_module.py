@@ -162,6 +162,27 @@ class ScriptFunction(_Compiled):
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
 
+    def save(self, path: Any, _extra_files: Optional[dict] = None) -> None:
+        """Write the function as PyTorch writes one: a module `PlaceholderModule` whose
+        `forward` is the function (loading gives that module)."""
+        self.as_module().save(path, _extra_files)
+
+    def as_module(self) -> "ScriptModule":
+        """A `__torch__.PlaceholderModule` whose forward has this function's body."""
+        from ..ir.cloning import copy_graph
+        from ..ir.schema import Argument, FunctionSchema
+        t = T.ClassType("__torch__.PlaceholderModule", is_module=True)
+        t.add_attribute("training", T.BoolType)
+        g = copy_graph(self.function.graph)
+        g.block.insert_input(0, t, "self")
+        s = self.function.schema
+        t.methods["forward"] = Function(
+            "__torch__.PlaceholderModule.forward", g,
+            FunctionSchema("forward", "", (Argument("self", t),) + s.arguments, s.returns),
+            owner=t)
+        t.methods["forward"].source_def = getattr(self.function, "source_def", None)
+        return ScriptModule(Object(t, [True]))
+
 
 class ScriptMethod(_Compiled):
     """A method bound to its module."""
