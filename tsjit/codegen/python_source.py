@@ -32,7 +32,7 @@ from typing import Any, Optional
 from ..interpreter.code import node_kernel
 from ..interpreter.executor import executor_for
 from ..interpreter.errors import CAUGHT, ScriptError
-from ..interpreter.objects import Object
+from ..interpreter.objects import Future, Object
 from ..ir import Block, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
@@ -104,6 +104,7 @@ class _Source(Context):
         self.depth = 0
         self.loops = 0
         self.loop_depth = 0
+        self.regions: list[int] = []     # line counts where open `with` regions start
         self.node: Optional[Node] = None
         self.drops = Releases()
 
@@ -227,6 +228,15 @@ class _Source(Context):
             self.structural(n)
         elif k in (prim.CallFunction, prim.CallMethod):
             self.call(n)
+        elif k == prim.fork:
+            b = n.blocks[0]
+            self.block(b)
+            (value,) = self.operands([b.outputs[0]])
+            self.result(n, f"{self.bind(Future, '_Future')}({value})", False)
+        elif k == prim.Enter:
+            self.enter(n)
+        elif k == prim.Exit:
+            self.exit(n)
         elif k == prim.RaiseException:
             msg, cls = self.operands(list(n.inputs))
             self.flush()
@@ -321,6 +331,31 @@ class _Source(Context):
             return
         self.outputs(n, f"{target}([{', '.join(args)}])")
 
+    def enter(self, n: Node) -> None:
+        """`x = __enter__(obj)`, then the region as the body of a `try` whose `finally`
+        calls `__exit__` (on errors too, as the interpreter does)."""
+        self.outputs(n, f"{self.bind(executor_for(n.callee), '_f')}.call([{self.atom(n.input(0))}])")
+        self.emit("try:")
+        self.depth += 1
+        self.check_depth()
+        self.regions.append(len(self.lines))
+
+    def exit(self, n: Node) -> None:
+        self.flush()
+        if len(self.lines) == self.regions.pop():
+            self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        call = f"{self.bind(executor_for(n.callee), '_f')}.call([{self.atom(n.input(0))}, None, None, None])"
+        self.emit(f"{_INDENT}{self.local(n.output())} = {call}")
+
+    def check_depth(self) -> None:
+        """Refuse blocks nested deeper than generated Python may nest them."""
+        if self.depth > MAX_BLOCK_DEPTH or self.loop_depth > MAX_LOOP_DEPTH:
+            raise TsjitError("blocks nest too deeply for generated Python "
+                             f"({MAX_BLOCK_DEPTH} levels, {MAX_LOOP_DEPTH} loops at most)",
+                             self.node.source_range if self.node is not None else None)
+
     def assign(self, targets: list[str], values: list[Value]) -> None:
         """Parallel assignment of `values` to `targets` (skipping self-assignments)."""
         exprs = self.operands(values)
@@ -336,10 +371,7 @@ class _Source(Context):
         outer, self.pending = self.pending, []
         outer_depths, self.fold_depth = self.fold_depth, {}
         self.depth += 1
-        if self.depth > MAX_BLOCK_DEPTH or self.loop_depth > MAX_LOOP_DEPTH:
-            raise TsjitError("blocks nest too deeply for generated Python "
-                             f"({MAX_BLOCK_DEPTH} levels, {MAX_LOOP_DEPTH} loops at most)",
-                             self.node.source_range if self.node is not None else None)
+        self.check_depth()
         start = len(self.lines)
         node = self.node
         if loop and self.budgeted:

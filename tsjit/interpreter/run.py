@@ -144,4 +144,14 @@ def run(code: Code, args: list) -> Any:
             else:
                 raise TsjitError(f"bad opcode {op} at {pc - 1} in {code.name}")
     except CAUGHT as err:
+        if code.with_regions:
+            exit_regions(code.with_regions, r, pc - 1)
         raise located(err, code.name, code.ranges[pc - 1], code.callstacks.get(pc - 1, ())) from None
+
+
+def exit_regions(regions: list, registers: list, at: int) -> None:
+    """Run `__exit__(None, None, None)` of every `with` object whose region instruction
+    `at` raised in, innermost first (as PyTorch's interpreter does on an error)."""
+    for enter_pc, exit_pc, obj, exit_fn in regions:
+        if enter_pc < at < exit_pc:
+            call_function(exit_fn, [registers[obj], None, None, None])

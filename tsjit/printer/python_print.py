@@ -197,6 +197,7 @@ class PythonPrinter:
         self.inline_text: dict[int, str] = {}   # value id -> its expression, once printed
         self.split_uses: dict[int, int] = {}     # user node id -> highest input offset split
         self.annotated: set[int] = set()         # Optional/Union variables annotated already
+        self.regions: list[int] = []             # where the open `with` bodies start
         schema = fn.schema
         scan_block(g.block, self.inline)
         params = []
@@ -311,6 +312,31 @@ class PythonPrinter:
             return
         if k == prim.Loop:
             self.print_loop(n)
+            return
+        if k == prim.fork:
+            # As PyTorch writes it: the call as a closure, forked.
+            b = n.blocks[0]
+            name = self.gen_name("__forked_function")
+            self.line(f"def {name}():")
+            self.level += 1
+            self.print_block_body(b)
+            self.line(f"return {self.expr(b.outputs[0])}")
+            self.level -= 1
+            self.line(f"{self.name_for(n.output())} = fork({name})")
+            return
+        if k == prim.Enter:
+            # `with obj as x:` (`as` only when the __enter__ result is read); the region's
+            # nodes are printed one level deeper until the Exit of the same object.
+            out = n.output()
+            target = f" as {self.name_for(out)}" if out.uses else ""
+            self.line(f"with {self.expr(n.input(0))}{target}:")
+            self.level += 1
+            self.regions.append(self.w.length)
+            return
+        if k == prim.Exit:
+            if self.w.length == self.regions.pop():
+                self.line("pass")
+            self.level -= 1
             return
         if k == prim.SetAttr:
             obj, val = n.inputs
