@@ -216,8 +216,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None,
     f"aten::as_tensor.bool(bool t, *, {_TOPTS}) -> Tensor",
     f"aten::as_tensor.complex(complex t, *, {_TOPTS}) -> Tensor")
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    """data as a tensor (a Tensor of the right dtype is returned as is); a number or list
-    becomes a tensor as `aten::tensor` makes it (float32 first, then `dtype`)."""
+    """data as a tensor (a Tensor of the right dtype is returned as is)."""
+    # a number or list becomes a tensor as `aten::tensor` makes it (float32 first, then dtype)
     if isinstance(data, Tensor):
         return C.as_tensor(data, dtype=dtype, device=device)
     return tensor(data, dtype, device)
