@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tsjit
+from tsjit.ir.limits import Limits, use_limits
 from tests.helpers.corpus import case_path
 from tsjit.serialize import loader as L
 from tsjit.serialize import pickle_format as P
@@ -192,13 +193,15 @@ def test_a_tensor_record_met_twice_is_one_tensor(tmp_path: Path) -> None:
 
 
 def test_deep_nesting_is_loaded_without_recursion() -> None:
-    """100,000 nested lists, tuples and dicts: no RecursionError (the walk keeps its own stack)."""
+    """100,000 nested lists, tuples and dicts: no RecursionError (the walk keeps its own
+    stack) when the limits allow such depths."""
     depth = 100_000
     for wrap in (lambda x: [x], lambda x: (x,), lambda x: {"k": x}):
         v: Any = 1
         for _ in range(depth):
             v = wrap(v)
-        out = loader().value(v)
+        with use_limits(Limits(max_pickle_depth=depth + 1)):
+            out = loader().value(v)
         for _ in range(depth):
             out = out["k"] if isinstance(out, dict) else out[0]
         assert out == 1

@@ -13,6 +13,7 @@ from ..interpreter.prim_kernels import PYTHON_VALUES
 from ..ir import Function, Graph
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
+from ..ir.limits import Limits, current_limits, time_budget, use_limits
 from .._tensor import Tensor, from_numpy
 from .conversion import ConversionError, to_python, to_script
 from . import executors  # noqa: F401  (installs the executor policy before anything runs)
@@ -143,15 +144,26 @@ class ScriptMethod(_Compiled):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self.function
         bound = bind_arguments(fn, args, kwargs, True)
-        return _wrap_result(to_python(call_function(fn, [self.owner._c] + bound),
-                                      fn.schema.returns[0].type))
+        limits = self.owner._limits
+        if limits is None or (limits.call_seconds is None and current_limits() is limits):
+            result = call_function(fn, [self.owner._c] + bound)
+        else:
+            result = _call_within(limits, fn, [self.owner._c] + bound)
+        return _wrap_result(to_python(result, fn.schema.returns[0].type), limits)
 
 
-def _wrap_result(v: Any) -> Any:
+def _call_within(limits: Limits, fn: Function, args: list) -> Any:
+    """Call `fn` under a loaded module's limits (its `call_seconds` budget included)."""
+    with use_limits(limits), time_budget(limits.call_seconds, "call_seconds",
+                                         f"a call of {fn.qualified_name}"):
+        return call_function(fn, args)
+
+
+def _wrap_result(v: Any, limits: Optional[Limits] = None) -> Any:
     if isinstance(v, Object) and v.type.is_module:
-        return ScriptModule(v)
+        return ScriptModule(v, limits)
     if type(v) is tuple:
-        return tuple(_wrap_result(x) for x in v)
+        return tuple(_wrap_result(x, limits) for x in v)
     return v
 
 
@@ -160,10 +172,17 @@ def _unwrap(v: Any) -> Any:
 
 
 class ScriptModule:
-    """A scripted or loaded module: its attributes, submodules and methods."""
+    """A scripted or loaded module: its attributes, submodules and methods.
 
-    def __init__(self, obj: Object) -> None:
+    `_limits`: those a loaded module was loaded with, under which its methods (and those of
+    the submodules reached through it) run; None for a scripted module (no limits)."""
+
+    _limits: Optional[Limits] = None
+
+    def __init__(self, obj: Object, limits: Optional[Limits] = None) -> None:
         object.__setattr__(self, "_c", obj)
+        if limits is not None:
+            object.__setattr__(self, "_limits", limits)
 
     @property
     def _type(self) -> T.ClassType:
@@ -181,7 +200,7 @@ class ScriptModule:
             v = obj.getattr(name)
             if v is UNINITIALIZED:
                 raise ModuleAttributeError(f"attribute '{name}' of {t.name} was never set")
-            return _wrap_result(v)
+            return _wrap_result(v, self._limits)
         if name in t.constants:
             return t.constants[name]
         raise ModuleAttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
@@ -229,7 +248,7 @@ class ScriptModule:
             if isinstance(a.type, T.ClassType) and a.type.is_module:
                 v = self._c.getattr(a.name)
                 if isinstance(v, Object):
-                    yield a.name, ScriptModule(v)
+                    yield a.name, ScriptModule(v, self._limits)
 
     def children(self) -> Iterator["ScriptModule"]:
         for _, m in self.named_children():

@@ -45,6 +45,7 @@ import zlib
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Optional, Union
 
+from tsjit.ir.limits import INFLATION_ALLOWANCE, LimitError, current_limits as _current_limits
 from tsjit.serialize.errors import ArchiveError
 
 # ----------------------------------------------------------------------------- format
@@ -412,6 +413,7 @@ class ArchiveReader:
             self._buf = memoryview(source).cast("B")
             self._tail, self._tail_at = self._buf, 0
         self._size = len(self._buf)
+        self._inflated = 0      # bytes inflated from deflated records read (see read)
         try:
             self._entries, self._cd_offset = self._parse()
             self.top, self._relative = self._check_names(self._entries)
@@ -450,12 +452,18 @@ class ArchiveReader:
         return ZipEntry(*self._relative[name], at)
 
     def read(self, name: str) -> bytes:
-        """The (inflated, CRC-checked) bytes of record `name`."""
+        """The (inflated, CRC-checked) bytes of record `name`, within the limits in force
+        (`Limits.max_record_bytes`, `max_inflation_ratio`: checked on the declared size
+        before anything is inflated; inflating stops at that size)."""
         e = self.info(name)
         raw = self._span(e.data_offset, e.data_offset + e.compressed_size)
+        if e.size > _current_limits().max_record_bytes:
+            raise LimitError("max_record_bytes", f"the size of record {e.name} in {self.path}",
+                             e.size)
         if e.method == METHOD_STORED:
             data = bytes(raw)
         else:
+            self._inflate_budget(e)
             try:
                 d = zlib.decompressobj(RAW_DEFLATE_WBITS)
                 data = d.decompress(raw, e.size + 1)   # bound the output: no zip bombs
@@ -470,6 +478,16 @@ class ArchiveReader:
         if zlib.crc32(data) != e.crc and e.crc != NO_CRC:
             raise self._error(e, "CRC-32 mismatch (corrupted data)", e.data_offset)
         return data
+
+    def _inflate_budget(self, e: ZipEntry) -> None:
+        """Count record `e`'s size against the archive's inflation budget (see Limits)."""
+        total = self._inflated + e.size
+        ratio = _current_limits().max_inflation_ratio
+        if total > INFLATION_ALLOWANCE and total > ratio * self._size:
+            raise LimitError("max_inflation_ratio", f"record {e.name} would inflate "
+                             f"{self.path} ({self._size} bytes) to {total} bytes in all, "
+                             f"{total / max(self._size, 1):.0f} times its size")
+        self._inflated = total
 
     def storage_view(self, name: str) -> memoryview:
         """A zero-copy view of stored record `name` (copy-on-write for files)."""
