@@ -63,12 +63,7 @@ class LimitError(TsjitError):
 
     def __init__(self, limit: str, what: str, value: object = None) -> None:
         bound = getattr(current_limits(), limit, None)
-        if limit.endswith("_seconds"):
-            shown = f" ran longer than {bound} s"
-        elif value is not None:
-            shown = f" ({value} > {bound})"
-        else:
-            shown = f" (limit {bound})"
+        shown = f" ({value} > {bound})" if value is not None else f" (limit {bound})"
         super().__init__(
             f"{what}{shown}: exceeds Limits.{limit}; raise it with "
             f"tsjit.load(..., limits=tsjit.Limits({limit}=...)) if you trust this input"

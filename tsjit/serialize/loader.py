@@ -67,7 +67,8 @@ class _Storages:
             raise ArchiveError(f"unknown storage type {clipped(cls.qualname)} in {where}")
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {quoted(pid)} in {where}")
-        check_location(location, self.map_to_cpu, f"storage {key} in {where}")
+        check_location(location, self.map_to_cpu, f"storage {self.reader.top}/{self.folder}"
+                       f"{clipped(key)} of a tensor in {where}")
         dt, np_dtype = found
         name = self.folder + key
         reader = self.reader
