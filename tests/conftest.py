@@ -1,6 +1,7 @@
 """Shared test configuration (hypothesis profiles, the --update-golden option).
 
 Shared test code lives in tests/helpers/ (`from tests.helpers import corpus`)."""
+import gc
 import os
 
 # Every pass pipeline runs the IR verifier after each pass under the tests.
@@ -54,3 +55,11 @@ def pytest_collection_modifyitems(config, items):
     # the coverage check reads what every oracle test exercised: it runs after all of them,
     # whatever the files are named
     items.sort(key=lambda item: item.path.name == "test_tensor_zcoverage.py")
+
+
+def pytest_collection_finish(session):
+    """Objects made while collecting (test modules, torch, hypothesis) live for the whole run:
+    freeze them out of the cyclic collector, whose full passes (and the gc.collect() of tests
+    that measure memory) would otherwise walk them again and again."""
+    gc.collect()
+    gc.freeze()
