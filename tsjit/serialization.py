@@ -20,7 +20,7 @@ import sys
 from typing import Any, Iterable, Optional
 
 from .ir.diagnostics import TsjitError
-from .ir.limits import Limits, current_limits, use_limits
+from .ir.limits import Limits, use_limits
 from .utils.serialization import config
 
 _safe_globals: list[Any] = []      # what add_safe_globals / safe_globals allowed
@@ -128,7 +128,6 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     `tsjit.Limits`; None: those in force) bounds what the load may cost, and for an
     archive every call of its module.
     """
-    from .jit.code_check import check_argument
     from .serialize import checkpoint_load as C
     from .serialize.errors import CheckpointError
     from .serialize.sources import check_map_location, source_of
@@ -144,10 +143,12 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
         make_parameter=_make_parameter)
     if limits is not None and not isinstance(limits, Limits):
         raise TsjitError(f"limits must be a tsjit.Limits, not {type(limits).__name__}")
-    check_code = check_argument(check)
     try:
-        with use_limits(limits or current_limits()):
+        if limits is None:
             value = C.load_checkpoint(source, options)
+        else:
+            with use_limits(limits):
+                value = C.load_checkpoint(source, options)
     except C.TorchScriptArchive as archive:
         if weights_only:
             archive.reader.close()
@@ -158,8 +159,12 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
                 "only its TorchScript code, so it is safe)") from None
         from .jit.script_module import ScriptModule
         from .serialize import load_module
+        code_check = None
+        if check is not None:
+            from .jit.code_check import check_argument
+            code_check = check_argument(check)
         return load_module(archive.reader, ScriptModule, _extra_files, limits=limits,
-                           map_to_cpu=map_location is not None, check=check_code)   # (open already)
+                           map_to_cpu=map_location is not None, check=code_check)   # (open already)
     if _extra_files is not None or check is not None:
         raise TsjitError(f"{'_extra_files' if check is None else 'check'} is for "
                          "TorchScript archives; this is a torch.save checkpoint")

@@ -111,11 +111,13 @@ def load(f: Any, map_location: Any = None, _extra_files: Optional[dict] = None, 
     archive's code while loading and refuses it if anything does not compile."""
     from ..serialize import load_module
     from ..serialize.sources import check_map_location, source_of
-    from .code_check import check_argument
     from .script_module import ScriptModule
     check_map_location(map_location)
+    if check is not None:
+        from .code_check import check_argument
+        check = check_argument(check)
     return load_module(source_of(f), ScriptModule, _extra_files, limits=limits,
-                       map_to_cpu=map_location is not None, check=check_argument(check))
+                       map_to_cpu=map_location is not None, check=check)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:

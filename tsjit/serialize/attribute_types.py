@@ -9,7 +9,7 @@ are walked with a work list) and fast for the usual types: one set lookup.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .._tensor import Device, Tensor
 from ..interpreter import Object
@@ -29,9 +29,32 @@ _EXACT: dict[T.Type, frozenset[type]] = {
 def quick_types(t: T.Type) -> frozenset[type]:
     """Python types a value of declared type `t` may have with no further check (others
     go to `type_problem`); the uninitialized marker of an attribute never set included."""
+    return _QUICK.get(t, _ONLY_UNSET) if not isinstance(t, T.ClassType) else _ONLY_UNSET
+
+
+def fits_test(t: T.Type) -> Optional[Callable[[Any], bool]]:
+    """A quick test that a value fits declared type `t`, for types `quick_types` cannot
+    test (None for those): False sends the value to `type_problem`."""
+    if t in _QUICK:
+        return None
     if isinstance(t, T.OptionalType):
-        return _EXACT.get(t.elem, frozenset()) | {type(None), type(UNINITIALIZED)}
-    return _EXACT.get(t, frozenset()) | {type(UNINITIALIZED)}
+        inner = fits_test(t.elem)
+        return None if inner is None else (lambda v: v is None or inner(v))
+    if isinstance(t, T.ClassType):
+        return lambda v: type(v) is Object and v.type is t
+    if isinstance(t, T.ListType) and t.elem in _EXACT:
+        elems = _EXACT[t.elem]
+        return lambda v: type(v) is list and elems.issuperset(map(type, v))
+    if isinstance(t, T.TupleType) and all(e in _EXACT for e in t.elems):
+        parts = tuple(_EXACT[e] for e in t.elems)
+        return lambda v: isinstance(v, tuple) and len(v) == len(parts) and \
+            all(type(x) in e for x, e in zip(v, parts))
+    return lambda v: type_problem(v, t) is None
+
+
+_ONLY_UNSET = frozenset({type(UNINITIALIZED)})
+_QUICK = {t: found | _ONLY_UNSET for t, found in _EXACT.items()}
+_QUICK.update({T.OptionalType(t): found | {type(None)} for t, found in _QUICK.items()})
 
 
 def type_problem(value: Any, declared: T.Type) -> Optional[str]:
@@ -49,7 +72,9 @@ def type_problem(value: Any, declared: T.Type) -> Optional[str]:
                 continue
         elif isinstance(t, T.ListType):
             if type(v) is list:
-                work.extend((x, t.elem, f"an element of {path or 'it'}: ") for x in v)
+                elems = _EXACT.get(t.elem)
+                if elems is None or not elems.issuperset(map(type, v)):
+                    work.extend((x, t.elem, f"an element of {path or 'it'}: ") for x in v)
                 continue
         elif isinstance(t, T.DictType):
             if type(v) is dict:

@@ -9,6 +9,7 @@ copy-on-write memory maps of their storages, `__setstate__` runs on objects that
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -23,7 +24,7 @@ from .._tensor import Device, Tensor, device as make_device
 from .._tensor.dtypes import as_dtype
 from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
-from .attribute_types import quick_types, type_problem
+from .attribute_types import fits_test, quick_types, type_problem
 from .errors import ArchiveError, clipped, quoted
 from .extra_files import fill_extra_files
 from .tensor_views import tensor_array
@@ -67,8 +68,9 @@ class _Storages:
             raise ArchiveError(f"unknown storage type {clipped(cls.qualname)} in {where}")
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {quoted(pid)} in {where}")
-        check_location(location, self.map_to_cpu, f"storage {self.reader.top}/{self.folder}"
-                       f"{clipped(key)} of a tensor in {where}")
+        if location != "cpu":
+            check_location(location, self.map_to_cpu, f"storage {self.reader.top}/"
+                           f"{self.folder}{clipped(key)} of a tensor in {where}")
         dt, np_dtype = found
         name = self.folder + key
         reader = self.reader
@@ -97,8 +99,6 @@ class _Storages:
 def check_location(location: Any, map_to_cpu: bool, what: str) -> None:
     """A storage's device must be a device PyTorch knows, and tsjit's (the CPU) unless
     `map_location` maps tensors there, as torch.jit.load on a CPU-only PyTorch requires."""
-    if location == "cpu":
-        return
     try:
         d = make_device(location) if type(location) is str else None
     except RuntimeError as exc:
@@ -153,10 +153,12 @@ class _ObjectLoader(Rebuilder):
     leaves = frozenset({type(None), bool, int, float, str})   # (IValues: no bytes, no sets)
     containers = (tuple, list, dict)
 
-    def __init__(self, importer: SourceImporter, storages: _Storages, where: str) -> None:
+    def __init__(self, importer: SourceImporter, storages: _Storages, where: str,
+                 clock: LoadClock) -> None:
         super().__init__(where)
         self.importer = importer
         self.storages = storages
+        self.clock = clock
         # per class Global of the pickle: its class type, attribute slots by name, and its
         # attribute names and slots in table order (objects of a class come in numbers)
         self.classes: dict[P.Global, _Class] = {}
@@ -253,11 +255,11 @@ class _ObjectLoader(Rebuilder):
             raise ArchiveError(f"the state of a {po.cls.qualname} object in {self.where} "
                                f"{problem}, but its __setstate__ takes "
                                f"{args[1].type.annotation_str()}")
-        call_function(fn, [obj, state])
+        self.clock.call(fn, [obj, state])
         return FILLED
 
     def finish_attributes(self, po: P.Object) -> Any:
-        _, slots, names, indices, quick = self.classes[po.cls]
+        _, slots, names, indices, quick, fits = self.classes[po.cls]
         state, out, done, leaves = po.state, self.done[id(po)].slots, self.done, self.leaves
         if tuple(state) == names:
             # The attributes in the order of the class's table, as the picklers write them:
@@ -271,8 +273,9 @@ class _ObjectLoader(Rebuilder):
                     raise ArchiveError(f"{self.where} sets attribute '{clipped(str(k))}', which class "
                                        f"{po.cls.qualname} does not declare")
                 out[i] = v if type(v) in leaves else done[id(v)]
-        for v, ok in zip(out, quick):
-            if type(v) not in ok:
+        for v, ok, fit in zip(out, quick, fits):
+            # (a simple value of its type: one lookup; others: the slot's own quick test)
+            if type(v) not in ok and (fit is None or not fit(v)):
                 self.check_attributes(po, out)
                 break
         return FILLED
@@ -280,8 +283,10 @@ class _ObjectLoader(Rebuilder):
     def check_attributes(self, po: P.Object, values: list) -> None:
         """Each attribute value must fit its declared type (an error names the first that
         does not), as the code compiled against the declarations assumes."""
-        t = self.classes[po.cls][0]
-        for a, v in zip(t.attributes, values):
+        t, _, _, _, quick, fits = self.classes[po.cls]
+        for a, v, ok, fit in zip(t.attributes, values, quick, fits):
+            if type(v) in ok or (fit is not None and fit(v)):
+                continue
             problem = type_problem(v, a.type)
             if problem:
                 raise ArchiveError(f"attribute '{a.name}' of a {po.cls.qualname} object in "
@@ -303,13 +308,15 @@ class _ObjectLoader(Rebuilder):
             raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
         slots = t.attribute_slots()
         quick = tuple(quick_types(a.type) for a in t.attributes)
-        return t, slots, tuple(slots), tuple(slots.values()), quick
+        fits = tuple(fits_test(a.type) for a in t.attributes)
+        return t, slots, tuple(slots), tuple(slots.values()), quick, fits
 
 
-# (class type, attribute slots by name, their names and slots in the table's order, the
-# Python types each slot's value may have without a closer look, in slot order)
+# (class type, attribute slots by name, their names and slots in the table's order; in slot
+# order, the Python types each slot's value may have without a closer look, and for other
+# declared types a quick test of the value)
 _Class = tuple[T.ClassType, dict[str, int], tuple[str, ...], tuple[int, ...],
-               tuple[frozenset, ...]]
+               tuple[frozenset, ...], tuple[Optional[Callable[[Any], bool]], ...]]
 _TYPED_LISTS = frozenset({P.BUILD_INTLIST, P.BUILD_DOUBLELIST, P.BUILD_BOOLLIST,
                           P.BUILD_TENSORLIST})
 
@@ -373,29 +380,52 @@ def load_module(path: Any, make_module: Callable[[Object], Any],
     """
     if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
         raise ArchiveError(f"no such file: {os.fspath(path)}")
+    active = current_limits()
     if limits is None:
-        limits = current_limits()
+        limits = active
     elif not isinstance(limits, Limits):
         raise TsjitError(f"limits must be a tsjit.Limits, not {type(limits).__name__}")
-    with use_limits(limits), time_budget(limits.load_seconds, "load_seconds",
-                                         f"code run while loading {_name(path)}"):
-        reader = path if isinstance(path, ArchiveReader) else ArchiveReader(path)
-        try:
-            module = _load(reader, make_module, extra_files, map_to_cpu, check)
-        finally:
-            reader.release_file()   # (records read later, e.g. debug info, come from the map)
+    clock = LoadClock(limits.load_seconds)
+    if limits is active:    # (the usual case: no context to enter)
+        module = _open_and_load(path, make_module, extra_files, map_to_cpu, check, clock)
+    else:
+        with use_limits(limits):
+            module = _open_and_load(path, make_module, extra_files, map_to_cpu, check, clock)
     object.__setattr__(module, "_limits", limits)
     return module
 
 
-def _name(path: Any) -> str:
-    if isinstance(path, ArchiveReader):
-        return path.path
-    return os.fspath(path) if isinstance(path, (str, os.PathLike)) else "<bytes>"
+class LoadClock:
+    """The time code run while loading may take, shared by all of it (`__setstate__`s)."""
+
+    def __init__(self, seconds: Optional[float]) -> None:
+        self.seconds = seconds
+        self.start = time.monotonic()
+        self.what = "code run while loading"
+
+    def call(self, fn: Any, args: list) -> Any:
+        """`fn(*args)` within what is left of the budget."""
+        if self.seconds is None:
+            return call_function(fn, args)
+        left = self.seconds - (time.monotonic() - self.start)
+        with time_budget(max(left, 0.0), "load_seconds", self.what):
+            return call_function(fn, args)
+
+
+def _open_and_load(path: Any, make_module: Callable[[Object], Any],
+                   extra_files: Optional[dict], map_to_cpu: bool, check: Optional[CodeCheck],
+                   clock: LoadClock) -> Any:
+    reader = path if isinstance(path, ArchiveReader) else ArchiveReader(path)
+    clock.what = f"code run while loading {reader.path}"
+    try:
+        return _load(reader, make_module, extra_files, map_to_cpu, check, clock)
+    finally:
+        reader.release_file()   # (records read later, e.g. debug info, come from the map)
 
 
 def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
-          extra_files: Optional[dict], map_to_cpu: bool, check: Optional[CodeCheck]) -> Any:
+          extra_files: Optional[dict], map_to_cpu: bool, check: Optional[CodeCheck],
+          clock: LoadClock) -> Any:
     """The module in an open archive (see load_module)."""
     version = read_version(reader)
     if reader.has("byteorder"):
@@ -429,13 +459,14 @@ def _load(reader: ArchiveReader, make_module: Callable[[Object], Any],
         where = f"{top}/constants.pkl"
         raw = unpickle(reader.read("constants.pkl"), where)
         storages = _Storages(reader, "constants", map_to_cpu)
-        loaded = _ObjectLoader(importer, storages, where).value(raw)
+        loaded = _ObjectLoader(importer, storages, where, clock).value(raw)
         if not isinstance(loaded, tuple):
             raise ArchiveError(f"{where} does not hold a tuple")
         constants.extend(loaded)
     where = f"{top}/data.pkl"
     raw = unpickle(reader.read("data.pkl"), where)
-    root = _ObjectLoader(importer, _Storages(reader, "data", map_to_cpu), where).value(raw)
+    root = _ObjectLoader(importer, _Storages(reader, "data", map_to_cpu), where,
+                         clock).value(raw)
     if not isinstance(root, Object) or not root.type.is_module:
         raise ArchiveError(f"{where} does not hold a module")
     if check is not None:
