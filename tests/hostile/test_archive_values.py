@@ -73,6 +73,7 @@ def test_one_storage_named_with_two_dtypes_views_its_bytes_both_ways(base):
     ("mps", "is on device mps, and tsjit runs on the CPU only"),
     ("garbage", f"storage {H.TOP}/data/1 of a tensor in {WHERE} is on device 'garbage': Expected one of cpu, cuda"),
     ("cuda:x", "Invalid device string: 'cuda:x'"),
+    ("cuda:" + "9" * 5000, "Invalid device string: 'cuda:9999"),
     (3, "names its device with 3, not a device string"),
     ("meta", "is on the meta device: meta tensors hold no data"),
 ])
