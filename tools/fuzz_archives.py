@@ -58,6 +58,9 @@ def main(argv: list[str]) -> int:
         outcomes[out.result] += 1
         by_kind[kind] += 1
         slowest = sorted(slowest + [(out.seconds, seed, name, kind)], reverse=True)[:5]
+        if out.result.startswith(("ESCAPED", "HANG")) or out.seconds > LIMIT_SECONDS:
+            print(f"seed {seed} ({name}, {kind}): {out.result} in {out.seconds:.2f} s "
+                  f"{out.detail}", flush=True)
         if out.result.startswith(("ESCAPED", "HANG")):
             escaped.append((seed, name, kind, f"{out.result}: {out.detail}"))
         done = seed - args.start + 1
