@@ -45,6 +45,7 @@ def main(argv: list[str]) -> int:
     by_kind: collections.Counter[str] = collections.Counter()
     slowest: list[tuple[float, int, str, str]] = []
     escaped: list[tuple[int, str, str, str]] = []
+    most_cpu = (0.0, -1)
     began = time.perf_counter()
     for seed in range(args.start, args.start + args.cases):
         name, kind, data, calls = corpus.case(seed)
@@ -58,6 +59,7 @@ def main(argv: list[str]) -> int:
         outcomes[out.result] += 1
         by_kind[kind] += 1
         slowest = sorted(slowest + [(out.seconds, seed, name, kind)], reverse=True)[:5]
+        most_cpu = max(most_cpu, (out.cpu, seed))
         if out.result.startswith(("ESCAPED", "HANG")) or out.seconds > LIMIT_SECONDS:
             print(f"seed {seed} ({name}, {kind}): {out.result} in {out.seconds:.2f} s "
                   f"{out.detail}", flush=True)
@@ -73,7 +75,8 @@ def main(argv: list[str]) -> int:
     print("mutations:", dict(sorted(by_kind.items())))
     for result, n in outcomes.most_common():
         print(f"  {n:7d}  {result}")
-    print("slowest:", ", ".join(f"{s:.2f} s (seed {seed}, {name}, {kind})"
+    print(f"most CPU in a case: {most_cpu[0]:.2f} s (seed {most_cpu[1]})")
+    print("slowest (wall clock):", ", ".join(f"{s:.2f} s (seed {seed}, {name}, {kind})"
                                 for s, seed, name, kind in slowest))
     for seed, name, kind, what in escaped:
         print(f"ESCAPED seed {seed} ({name}, {kind}): {what}")

@@ -176,11 +176,13 @@ def mutate(data: bytes, rng: random.Random, kind: str) -> bytes:
 
 @dataclass
 class Outcome:
-    """How one case ended: "ok", a tsjit error's class name, or "ESCAPED <class>"."""
+    """How one case ended: "ok", a tsjit error's class name, or "ESCAPED <class>"; its
+    wall-clock and CPU seconds (a shared machine stretches the first, not the second)."""
 
     result: str
     seconds: float
     detail: str = ""
+    cpu: float = 0.0
 
 
 def run_case(data: bytes, calls: list, limits: Any) -> Outcome:
@@ -188,7 +190,7 @@ def run_case(data: bytes, calls: list, limits: Any) -> Outcome:
     errors may come out."""
     import tsjit
     from tsjit.ir.diagnostics import TsjitError
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = "ok"
     detail = ""
     try:
@@ -204,7 +206,7 @@ def run_case(data: bytes, calls: list, limits: Any) -> Outcome:
         if isinstance(err, KeyboardInterrupt):
             raise
         result, detail = f"ESCAPED {type(err).__name__}", str(err)[:300]
-    return Outcome(result, time.perf_counter() - start, detail)
+    return Outcome(result, time.perf_counter() - start, detail, time.process_time() - cpu)
 
 
 class Corpus:

@@ -1,6 +1,6 @@
 """A short, seeded run of the hostile-archive fuzzer (tools/fuzz_archives.py runs the
 long one): corpus archives mutated every way tests/helpers/archive_fuzz.py knows, loaded
-under limits and called; only tsjit errors come out, and no case takes 5 s."""
+under limits and called; only tsjit errors come out, and no case takes 5 s of CPU."""
 import pytest
 
 import tsjit
@@ -21,7 +21,7 @@ def test_seeded_hostile_archives_end_in_tsjit_errors(corpus):
         name, kind, data, calls = corpus.case(seed)
         out = run_case(data, calls, limits)
         assert not out.result.startswith("ESCAPED"), (seed, name, kind, out)
-        assert out.seconds < 5.0, (seed, name, kind, out)
+        assert out.cpu < 5.0, (seed, name, kind, out)     # (CPU: the machine is shared)
         kinds.add(kind)
         results.add(out.result)
     assert kinds == set(KINDS)
