@@ -17,7 +17,9 @@ from typing import Any
 
 from . import _import_alias
 from ._tensor import *  # noqa: F401,F403  (Tensor, dtypes, creation functions)
-from ._tensor import Tensor, Size, dtype, device, no_grad, enable_grad
+from ._tensor import Tensor, Size, dtype, device
+from . import autograd
+from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .ir.diagnostics import CompileError, ParseError, TsjitError
 from .ir.limits import LimitError, Limits
 from .interpreter.errors import ScriptError

@@ -34,15 +34,17 @@ EXAMPLES: dict[type, str] = {
     ast.Continue: "for i in xs:\n    continue",
     ast.Delete: "del a",
     ast.With: "with torch.no_grad() as g:\n    a = 1",
+    ast.Def: "def g():\n    return a",
 }
 # Kinds that are no statement of a function body: the compiler rejects them there.
-NOT_IN_FUNCTIONS = {ast.Def: "TorchScript has no nested functions",
-                    ast.ClassDef: "classes are declared at module level",
+NOT_IN_FUNCTIONS = {ast.ClassDef: "classes are declared at module level",
                     ast.Span: "archive code not parsed yet (parser.expand parses it)",
                     ast.DefSpan: "a function of archive code, parsed when first compiled",
                     ast.DeclSpan: "a class-body declaration of archive code"}
 # Kinds CPython counts as binding that carry no new value out of a loop.
-NOT_A_BINDING = {ast.Delete: "`del a` leaves a undefined"}
+NOT_A_BINDING = {ast.Delete: "`del a` leaves a undefined",
+                 ast.Def: "a nested function is a closure `fork` takes, never a value a "
+                          "loop carries"}
 
 
 def _kinds(cls: type) -> Iterator[type]:

@@ -102,9 +102,19 @@ def test_scripted_functions_are_callable_from_scripted_code_and_saved():
 
 
 def test_compilation_unit_resolves_names_in_the_callers_frame_and_takes_indented_source():
-    offset = 5
+    def offset(x: int) -> int:
+        return x + 5
     cu = tsjit.jit.CompilationUnit("""
         def f(x: int) -> int:
-            return x + offset
+            return offset(x)
     """)
     assert cu.f(1) == 6
+
+
+@pytest.mark.parametrize("value", [5, 1.5, True, "s", (1, 2)])
+def test_variables_holding_python_values_are_refused_as_pytorch_refuses_them(value):
+    with pytest.raises(RuntimeError, match=f"python value of type '{type(value).__name__}' "
+                       "cannot be used as a value"):
+        tsjit.jit.CompilationUnit("def f(x: int):\n    return k\n", {"k": value})
+    assert tsjit.jit.CompilationUnit("def f(x: int) -> float:\n    return math.pi\n",
+                                     {"math": __import__("math")}).f(1) == 3.141592653589793

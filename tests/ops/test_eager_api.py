@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tsjit._tensor import (Size, Tensor, arange, dtypes as D, enable_grad, eye, from_numpy, full,
-                          is_grad_enabled, linspace, manual_seed, no_grad, ones, rand, randint,
-                          randn, set_grad_enabled, tensor, zeros, zeros_like)
+from tsjit._tensor import (Size, Tensor, arange, dtypes as D, eye, from_numpy, full,
+                          is_grad_enabled, linspace, manual_seed, ones, rand, randint,
+                          randn, tensor, zeros, zeros_like)
+from tsjit.autograd import enable_grad, no_grad, set_grad_enabled
 from tsjit.ops import eager
 from tsjit.ops import functions as F
 

@@ -17,8 +17,7 @@ from .dtypes import (bfloat16, bool_, complex32, complex64, complex128, dtype, f
                      int8, int16, int32, int64, promote_types, result_type, can_cast,
                      set_default_dtype, uint8, uint16, uint32, uint64)
 from .device import Device, device
-from .grad_mode import (autocast, enable_grad, inference_mode, is_grad_enabled, no_grad,
-                        set_grad_enabled)
+from .grad_mode import autocast, is_grad_enabled
 from .type_info import finfo, iinfo
 from .tensor import Size, Tensor, is_tensor
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
@@ -74,7 +73,7 @@ __all__ = [
     "float4_e2m1fn_x2",
     "half", "float", "double", "short", "int", "long", "cfloat", "cdouble", "chalf",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
-    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+    "is_grad_enabled",
     "set_printoptions", "generator", "is_floating_point", "is_complex", "numel",
     "strided", "contiguous_format", "preserve_format", "channels_last",
     "SparseTensor", "sparse_coo", "sparse_csr",

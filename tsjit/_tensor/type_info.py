@@ -11,6 +11,8 @@ from . import dtypes as D
 class finfo:   # noqa: N801  (torch's spelling)
     """Limits of a floating dtype (float32 by default): eps, max, min, tiny, resolution."""
 
+    __tsjit_op__ = "aten::finfo"   # scripted code refuses it, as PyTorch's does (no such op)
+
     def __init__(self, type: Any = None) -> None:
         dt = D.as_dtype(type) if type is not None else D.get_default_dtype()
         info = _info(self, dt, dt.kind in "fc", "a floating point", np.finfo)
@@ -28,6 +30,8 @@ class finfo:   # noqa: N801  (torch's spelling)
 
 class iinfo:   # noqa: N801
     """Limits of an integral dtype: bits, min, max."""
+
+    __tsjit_op__ = "aten::iinfo"
 
     def __init__(self, type: Any) -> None:
         dt = D.as_dtype(type)

@@ -72,6 +72,9 @@ def type_from_expr(c: Any, e: ast.Expr) -> T.Type:
         if isinstance(e.value, str):
             return type_from_expr(c, parse_expr(e.value, e.range.source.filename))
         raise CompileError("this is not a type", e.range)
+    if isinstance(e, ast.BinOp) and e.op == "|":
+        # PEP 604: `int | None` is Optional[int], `int | str` a Union.
+        return T.union_of([type_from_expr(c, e.left), type_from_expr(c, e.right)])
     if isinstance(e, ast.Subscript):
         ctor = _last_atom(e.value)
         idx = e.index

@@ -13,7 +13,7 @@ from ..ir.node_kinds import prim
 from . import ast
 from .iteration import EnumerateValue, ZipValue
 from .schema_matching import NamedValue
-from .sugared import (BuiltinFunction, NamespaceValue, NoneValue, RangeValue, SimpleValue, SliceValue,
+from .sugared import (BuiltinFunction, ClosureValue, NamespaceValue, NoneValue, RangeValue, SimpleValue, SliceValue,
                       SpecialForm, SugaredValue)
 
 
@@ -88,6 +88,35 @@ class ListForm(HintedForm):
             return SimpleValue(c.emit_list(c.emit_tuple_unpack(v, e.range), elem, e.range))
         return BuiltinFunction("aten::list").call(
             c, e.range, [NamedValue(v, None, e.args[0].range)], {})
+
+
+class ForkForm(SpecialForm):
+    """`torch.jit.fork(fn, *args, **kwargs)` (and archive code's `fork(closure)`): a
+    `prim::fork` node whose block makes the call, giving a Future of its result. The
+    arguments are evaluated before the fork, as Python evaluates them."""
+
+    def call_expr(self, c: Any, e: ast.Call) -> SugaredValue:
+        if not e.args:
+            raise CompileError("fork() needs a function to call", e.range)
+        fn = c.emit_sugared(e.args[0])
+        args = [NamedValue(c.emit_expr(a), None, a.range) for a in e.args[1:]]
+        kwargs = {k.name: NamedValue(c.emit_expr(k.value), k.name, k.value.range)
+                  for k in e.keywords}
+        node = c.insert(prim.fork, [], [], e.range)
+        block = node.add_block()
+        outer = c.graph.insert_block
+        c.graph.set_insert_point(block)
+        try:
+            if isinstance(fn, ClosureValue):
+                if args or kwargs:
+                    raise CompileError("a forked closure takes no arguments", e.range)
+                value = fn.emit_body(c)
+            else:
+                value = fn.call(c, e.range, args, kwargs).as_value(c, e.range)
+            block.register_output(value)
+        finally:
+            c.graph.set_insert_point(outer)
+        return SimpleValue(node.add_output(T.FutureType(value.type)))
 
 
 class CheckForm(SpecialForm):
@@ -320,7 +349,10 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
         if len(args) < 2 or c.constant_of(args[1].value) is ...:
             raise CompileError("getattr() needs an object and a constant attribute name", rng)
         obj = SimpleValue(args[0].value)
-        return obj.attr(c, rng, c.constant_of(args[1].value))
+        name = c.constant_of(args[1].value)
+        if len(args) == 3 and not _has_attribute(args[0].value.type, name):
+            return SimpleValue(args[2].value)     # getattr(obj, name, default)
+        return obj.attr(c, rng, name)
     if name == "len":
         v = args[0].value if len(args) == 1 else None
         if v is not None and isinstance(v.type, T.ClassType) and v.type.is_module and \
@@ -332,10 +364,8 @@ def call_special(c: Any, name: str, rng: SourceRange, args: list[NamedValue],
     if name == "hasattr":
         if len(args) != 2 or c.constant_of(args[1].value) is ...:
             raise CompileError("hasattr() needs an object and a constant attribute name", rng)
-        t, attr = args[0].value.type, c.constant_of(args[1].value)
-        found = isinstance(t, T.ClassType) and (t.find_attribute(attr) is not None or
-                                                attr in t.methods or attr in t.constants)
-        return SimpleValue(c.emit_constant(bool(found), rng))
+        found = _has_attribute(args[0].value.type, c.constant_of(args[1].value))
+        return SimpleValue(c.emit_constant(found, rng))
     if name in ("min", "max", "abs"):
         if len(args) == 1 and name != "abs":
             return BuiltinFunction(f"prim::{name}").call(c, rng, args, kwargs)
@@ -365,7 +395,7 @@ def builtin_names() -> dict[str, SugaredValue]:
         "sum": BuiltinFunction("aten::sum"), "any": BuiltinFunction("aten::any"),
         "all": BuiltinFunction("aten::all"), "zip": IterableForm("zip"),
         "enumerate": IterableForm("enumerate"),
-        "ops": NamespaceValue("ops"),
+        "ops": NamespaceValue("ops"), "fork": ForkForm("fork"),
     }
     return table
 
@@ -405,3 +435,9 @@ def lookup_builtin(name: str) -> Optional[SugaredValue]:
 
 
 _TABLE: Optional[dict[str, SugaredValue]] = None
+
+
+def _has_attribute(t: T.Type, name: str) -> bool:
+    """Whether objects of `t` have attribute, constant or method `name` (known statically)."""
+    return isinstance(t, T.ClassType) and (t.find_attribute(name) is not None or
+                                           name in t.methods or name in t.constants)

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.limits import check_deadline
 from ..ir.passes import (CLEANUP, constant_propagation, exit_transform, run_pipeline,
                          run_to_fixed_point)
 from ..ops import registry
@@ -30,7 +31,7 @@ from .operators import BINARY_OPS
 from .parser import parse_expr
 from .refinement import refinements
 from .schema_matching import NamedValue
-from .sugared import SimpleValue, SliceValue, SugaredValue
+from .sugared import ClosureValue, SimpleValue, SliceValue, SugaredValue
 
 INT64_MAX = 2 ** 63 - 1
 # Variables the compiler introduces for a return inside a loop ("$" keeps them apart
@@ -174,6 +175,7 @@ class FunctionCompiler(Emitter):
             self.emit_stmt(s)
 
     def emit_stmt(self, s: ast.Stmt) -> None:
+        check_deadline()   # compiling on a first call spends that call's budget
         method = getattr(self, "stmt_" + type(s).__name__, None)
         if method is None:
             raise CompileError(f"{type(s).__name__} statements are not supported", s.range)
@@ -404,13 +406,43 @@ class FunctionCompiler(Emitter):
                 raise CompileError("only names and subscripts can be deleted", t.range)
 
     def stmt_With(self, s: ast.With) -> None:
+        """`with a as x, b:` enters each object in turn (`prim::Enter` calls `__enter__`,
+        whose result `x` receives), runs the body and exits them in reverse order
+        (`prim::Exit` calls `__exit__(None, None, None)`; executors call it too when the
+        body raises)."""
+        entered = []
         for item in s.items:
-            name = _dotted_name(item.context)
-            if name.rsplit(".", 1)[-1] not in ("no_grad", "enable_grad", "inference_mode"):
-                raise CompileError("only `with torch.no_grad():` (and enable_grad / "
-                                   "inference_mode) are supported as context managers", item.range)
-        # tsjit has no autograd: gradient modes change nothing inside compiled code.
+            obj = self.emit_expr(item.context)
+            enter, exit_ = self.context_methods(obj, item.range)
+            n = self.insert(prim.Enter, [obj], [enter.schema.returns[0].type], item.range)
+            n.callee = enter
+            if item.var is not None:
+                self.assign_to(item.var, n.output(), item.range)
+            entered.append((obj, exit_))
         self.emit_stmts(s.body)
+        for obj, exit_ in reversed(entered):
+            # Emitted even when the body always leaves: exit_transform keeps it on every path.
+            self.insert(prim.Exit, [obj], [T.NoneType], s.range).callee = exit_
+
+    def context_methods(self, obj: Value, rng: SourceRange) -> tuple[Function, Function]:
+        """The `__enter__` and `__exit__` methods of a with item's object, checked as
+        PyTorch checks them."""
+        t = obj.type
+        if not isinstance(t, T.ClassType):
+            raise CompileError("With item expression must return an object", rng)
+        enter, exit_ = t.methods.get("__enter__"), t.methods.get("__exit__")
+        if enter is None or exit_ is None:
+            raise CompileError("Object returned by with item expression does not define "
+                               "__enter__ and __exit__ methods", rng)
+        if len(self.resolver.method_schema(self, enter, rng).arguments) != 1:
+            raise CompileError("__enter__ must have only one argument and one return value", rng)
+        if len(self.resolver.method_schema(self, exit_, rng).arguments) != 4:
+            raise CompileError("__exit__ must have four arguments", rng)
+        return enter, exit_
+
+    def stmt_Def(self, s: ast.Def) -> None:
+        """A nested function: a closure that `fork` runs (see builtins.ForkForm)."""
+        self.env.assign(s.name, ClosureValue(s))
 
     def stmt_Raise(self, s: ast.Raise) -> None:
         self.emit_raise(s.exc, s.range)
@@ -657,26 +689,19 @@ def _is_literal(e: ast.Expr) -> bool:
     return isinstance(e, (ast.ListLit, ast.DictLit, ast.ListComp, ast.DictComp))
 
 
-def _dotted_name(e: ast.Expr) -> str:
-    if isinstance(e, ast.Call):
-        e = e.func
-    if isinstance(e, ast.Name):
-        return e.id
-    if isinstance(e, ast.Attribute):
-        return f"{_dotted_name(e.value)}.{e.attr}"
-    return ""
-
-
 def _contains_return(stmts: Any) -> bool:
     return any(isinstance(inner, ast.Return) for s in stmts for inner in _walk_stmts(s))
 
 
 def _walk_stmts(s: ast.Stmt) -> Any:
-    yield s
-    for attr in ("body", "orelse"):
-        for inner in getattr(s, attr, ()) or ():
-            if not isinstance(inner, (ast.Def, ast.ClassDef)):
-                yield from _walk_stmts(inner)
+    stack = [s]   # not recursive: nesting depth is the input's
+    while stack:
+        s = stack.pop()
+        yield s
+        for attr in ("orelse", "body"):
+            for inner in reversed(getattr(s, attr, ()) or ()):
+                if not isinstance(inner, (ast.Def, ast.ClassDef)):
+                    stack.append(inner)
 
 
 def _default_as(default: Any, t: T.Type) -> Any:

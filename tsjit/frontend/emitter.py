@@ -327,8 +327,9 @@ class Emitter:
     def to_bool(self, v: Value, rng: SourceRange) -> Value:
         if v.type == T.BoolType:
             return v
-        if v.type in (T.IntType, T.FloatType, T.TensorType, T.NumberType):
-            return self.emit_builtin("aten::Bool", [NamedValue(v)], {}, rng)
+        if v.type in (T.IntType, T.FloatType, T.TensorType, T.NumberType) or \
+                isinstance(v.type, T.ClassType) and "__bool__" in v.type.methods:
+            return self.emit_builtin("aten::Bool", [NamedValue(v)], {}, rng)   # (or __bool__)
         if isinstance(v.type, (T.ListType, T.DictType)) or v.type == T.StrType:
             n = self.emit_builtin("aten::len", [NamedValue(v)], {}, rng)
             zero = self.emit_constant(0, rng)
@@ -656,6 +657,10 @@ class Emitter:
     def class_static_attr(self, t: T.Type, name: str, rng: SourceRange) -> SugaredValue:
         if isinstance(t, T.ClassType) and name == "__new__":
             return _NewValue(t)
+        static = getattr(getattr(self.resolver, "script", None), "static_method", None)
+        fn = static(t, name) if static is not None else None
+        if fn is not None:
+            return FunctionValue(fn)   # a @staticmethod: a function, as PyTorch compiles it
         if isinstance(t, T.EnumType) and name in t.members:
             return SimpleValue(self.emit_constant(t.member(name), rng, t))
         raise CompileError(f"'{t}' has no attribute '{name}' usable here", rng)

@@ -115,6 +115,8 @@ def assigned_names(stmts: Any, target: Optional[ast.Expr] = None) -> list[str]:
             add_target(t.value)
 
     def visit(s: ast.Stmt) -> None:
+        if isinstance(s, (ast.Def, ast.ClassDef)):
+            return      # (a nested function's own variables are not this block's)
         if isinstance(s, ast.Assign):
             for t in s.targets:
                 add_target(t)

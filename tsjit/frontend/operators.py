@@ -31,7 +31,10 @@ MAGIC_METHODS = {
     "aten::mul": "__mul__", "aten::div": "__truediv__", "aten::str": "__str__",
     "aten::Int": "__int__", "aten::Float": "__float__", "aten::Bool": "__bool__",
     "aten::neg": "__neg__", "aten::hash": "__hash__", "aten::remainder": "__mod__",
-    "aten::floordiv": "__floordiv__", "aten::pow": "__pow__",
+    "aten::floordiv": "__floordiv__", "aten::pow": "__pow__", "aten::matmul": "__matmul__",
+    "aten::__and__": "__and__", "aten::__or__": "__or__", "aten::__xor__": "__xor__",
+    "aten::__lshift__": "__lshift__", "aten::__rshift__": "__rshift__",
+    "aten::bitwise_not": "__invert__", "aten::Delete": "__delitem__",
 }
 
 # Operators with no registered schema that the frontend lowers itself.

@@ -77,6 +77,9 @@ class Resolver:
 _MATH_SPECIALS = {"inf": math.inf, "nan": math.nan, "pi": math.pi, "e": math.e, "tau": math.tau}
 
 
+_PLAIN_VALUES = (bool, int, float, str, tuple, list, dict)
+
+
 class PythonResolver(Resolver):
     """Resolves names through a Python function's globals and closure variables."""
 
@@ -86,10 +89,18 @@ class PythonResolver(Resolver):
         self.closure = closure
 
     def resolve_name(self, name: str, c: Any, rng: SourceRange) -> Optional[SugaredValue]:
-        if name in self.closure:
-            return self.to_sugared(self.closure[name], name, c, rng)
-        if name in self.globals:
-            return self.to_sugared(self.globals[name], name, c, rng)
+        for scope in (self.closure, self.globals):
+            if name in scope:
+                value = scope[name]
+                if type(value) in _PLAIN_VALUES:
+                    # As PyTorch: a variable's value is not a constant of the program (a
+                    # module's attribute, `math.pi`, is).
+                    raise CompileError(
+                        f"python value of type '{type(value).__name__}' cannot be used as a "
+                        "value. Perhaps it is a closed over global variable? If so, please "
+                        "consider passing it in as an argument or use a local variable "
+                        "instead.", rng)
+                return self.to_sugared(value, name, c, rng)
         if hasattr(py_builtins, name) or name == "None":
             return lookup_builtin(name) or self.unsupported(name, rng)
         return None

@@ -82,6 +82,7 @@ class ModuleTypeInfo:
 
     type: T.ClassType
     submodules: dict[str, "ModuleTypeInfo"] = field(default_factory=dict)
+    scripted: Any = None      # the run-time object of a module that is scripted already
 
 
 class ScriptCompiler:
@@ -137,6 +138,8 @@ class ScriptCompiler:
             for ns in ("aten", "prim"):
                 if registry.overloads(f"{ns}::{obj.__name__}"):
                     return BuiltinFunction(f"{ns}::{obj.__name__}")
+        if obj is Device:
+            return BuiltinFunction("aten::device")    # torch.device("cpu") is a call
         if isinstance(obj, type):
             t = self.python_type(obj, rng)
             if t is not None:
@@ -276,6 +279,13 @@ class ScriptCompiler:
         cls_type.methods[name] = fn
         return fn
 
+    def static_method(self, t: T.Type, name: str) -> Optional[Function]:
+        """The Function of static method `name` of the Python class `t` was made from
+        (named as a free function, `__torch__.<module>.<name>`, as PyTorch names it)."""
+        cls = python_class(t)
+        member = inspect.getattr_static(cls, name, None) if cls is not None else None
+        return self.function(member.__func__) if isinstance(member, staticmethod) else None
+
     # --- TorchScript classes ------------------------------------------------------
     def script_class(self, cls: type) -> T.ClassType:
         """Compile a Python class as a TorchScript class (attributes from `__init__`)."""
@@ -283,21 +293,22 @@ class ScriptCompiler:
         t = T.ClassType(qn)
         self.cu.register_type(t)
         self._remember(cls, t)
-        for klass in reversed(cls.__mro__[:-1]):
-            for name, member in vars(klass).items():
-                if inspect.isfunction(member):
-                    # Methods dataclasses wrote get source made for them when the class is
-                    # given to script() itself (PyTorch's rule: a dataclass only met in an
-                    # annotation keeps methods without source, an OSError).
-                    generated = is_generated(klass, name, member)
-                    if generated and not is_made_here(name):
-                        continue
-                    if generated and klass not in SCRIPTED_DATACLASSES:
-                        raise SourceUnavailableError(
-                            f"cannot get the source of {member.__qualname__} (written by "
-                            f"dataclasses): script the dataclass {klass.__name__} itself "
-                            "before using it")
-                    self.method(t, name, member, klass if generated else None)
+        # Only the class body's own methods, as PyTorch takes them (TorchScript classes
+        # have no inheritance): a base's methods are not the class's.
+        for name, member in vars(cls).items():
+            if inspect.isfunction(member):
+                # Methods dataclasses wrote get source made for them when the class is
+                # given to script() itself (PyTorch's rule: a dataclass only met in an
+                # annotation keeps methods without source, an OSError).
+                generated = is_generated(cls, name, member)
+                if generated and not is_made_here(name):
+                    continue
+                if generated and cls not in SCRIPTED_DATACLASSES:
+                    raise SourceUnavailableError(
+                        f"cannot get the source of {member.__qualname__} (written by "
+                        f"dataclasses): script the dataclass {cls.__name__} itself "
+                        "before using it")
+                self.method(t, name, member, cls if generated else None)
         init = t.methods.get("__init__")
         if init is not None:
             init.ensure_defined()   # attributes are declared by __init__'s assignments
@@ -305,7 +316,11 @@ class ScriptCompiler:
 
     # --- modules ------------------------------------------------------------------
     def module_type(self, m: Any) -> ModuleTypeInfo:
-        """The class type of a module instance (shared with equal concrete types)."""
+        """The class type of a module instance (shared with equal concrete types); a
+        script module's own type and object."""
+        scripted = vars(m).get("_c")
+        if isinstance(getattr(scripted, "type", None), T.ClassType):
+            return ModuleTypeInfo(scripted.type, {}, scripted)
         subs = {name: self.module_type(sub) for name, sub in m._modules.items() if sub is not None}
         annotations = class_annotations(type(m))
         declared = list(getattr(type(m), "__constants__", ()))
@@ -412,7 +427,7 @@ class ScriptCompiler:
                               self.annotation_type(args[1]) or T.AnyType)
         if origin in (tuple, typing.Tuple):
             return T.TupleType(tuple(self.annotation_type(a) or T.AnyType for a in args))
-        if origin is typing.Union:
+        if origin is typing.Union or isinstance(ann, pytypes.UnionType):   # also `int | None`
             return T.union_of([self.annotation_type(a) or T.AnyType for a in args])
         if _is_final(ann):
             return self.annotation_type(args[0]) if args else None
@@ -474,7 +489,19 @@ def infer_type(value: Any, python_type: Any = None) -> Optional[T.Type]:
         k = _unified(list(value.keys()), python_type)
         v = _unified(list(value.values()), python_type)
         return None if k is None or v is None else T.DictType(k.elem, v.elem)  # type: ignore[union-attr]
+    if python_type is not None and _is_class_instance(value):
+        try:
+            return python_type(type(value))   # its class, compiled as a TorchScript class
+        except (TsjitError, SourceUnavailableError):
+            return None   # as PyTorch: an attribute it cannot type is left out
     return None
+
+
+def _is_class_instance(value: Any) -> bool:
+    """An instance of a Python class written in Python (its __init__ has source)."""
+    cls = type(value)
+    return inspect.isfunction(vars(cls).get("__init__")) and \
+        not getattr(cls, "__tsjit_module__", False)
 
 
 def _unified(values: list, python_type: Any) -> Optional[T.ListType]:

@@ -237,6 +237,25 @@ class NoneValue(SugaredValue):
         return T.NoneType
 
 
+class ClosureValue(SugaredValue):
+    """A `def` inside a function: archive code's form of a forked call
+    (`def __forked_function(): return f(a)` / `fork(__forked_function)`)."""
+
+    kind = "a nested function (only `fork` takes one)"
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+    def emit_body(self, c: "FunctionCompiler") -> Value:
+        """The value the body returns, emitted where the compiler inserts now."""
+        body = self.node.body
+        if self.node.params or len(body) != 1 or type(body[0]).__name__ != "Return" or \
+                body[0].value is None:
+            raise CompileError("a nested function must take no parameters and be one "
+                               "`return <expression>`", self.node.range)
+        return c.emit_expr(body[0].value)
+
+
 class SpecialForm(SugaredValue):
     """A builtin handled by the compiler itself (`range`, `len`, `annotate`, ...)."""
 

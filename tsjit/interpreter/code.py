@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..ir import Block, Function, Graph, Node, Value
+from ..ir.gc_pause import gc_paused
 from ..ir.liveness import Releases, releases
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
@@ -31,6 +32,7 @@ C_KERNELS = {"aten::eq.int": operator.eq, "aten::ne.int": operator.ne,
              "aten::lt.int": operator.lt, "aten::le.int": operator.le,
              "aten::gt.int": operator.gt, "aten::ge.int": operator.ge,
              "aten::eq.bool": operator.eq, "aten::ne.bool": operator.ne}
+from .objects import Future
 from .prim_kernels import prim_kernel
 
 
@@ -45,6 +47,10 @@ class Code:
     ranges: list[Optional[SourceRange]] = field(default_factory=list)  # per instruction
     # Instructions of inlined nodes: the frames of the calls they came through.
     callstacks: dict[int, tuple] = field(default_factory=dict)
+    # `with` regions, innermost first: (pc of the __enter__ call, pc of the __exit__ call,
+    # register of the object, __exit__). An error raised strictly between the two calls
+    # runs __exit__ before it leaves the frame.
+    with_regions: list[tuple[int, int, int, Function]] = field(default_factory=list)
 
 
 class _Builder:
@@ -54,6 +60,7 @@ class _Builder:
         self.callstack: tuple = ()   # of the node being lowered
         self.drops = drops           # where tensors are released (ir/liveness.py)
         self.none = -1               # a register that always holds None
+        self.entered: list[int] = []  # pcs of the __enter__ calls of open with regions
 
     def reg(self, v: Value) -> int:
         r = self.regs.get(id(v))
@@ -98,15 +105,18 @@ class _Builder:
         """Clear the registers of tensors nothing reads any more (their memory is reused)."""
         if not values:
             return
+        regs = tuple(self.reg(v) for v in values)
+        if len(regs) == 1:
+            self.emit((MOVE, self.none_register(), regs[0]), rng)
+        else:
+            srcs = (self.none_register(),) * len(regs)
+            self.emit((MOVES, srcs, regs, gather(srcs)), rng)
+
+    def none_register(self) -> int:
         if self.none < 0:
             self.none = len(self.code.template)
             self.code.template.append(None)
-        regs = tuple(self.reg(v) for v in values)
-        if len(regs) == 1:
-            self.emit((MOVE, self.none, regs[0]), rng)
-        else:
-            srcs = (self.none,) * len(regs)
-            self.emit((MOVES, srcs, regs, gather(srcs)), rng)
+        return self.none
 
     def _node(self, n: Node) -> None:
         k = n.kind
@@ -123,6 +133,12 @@ class _Builder:
         if k == prim.Loop:
             self.loop(n)
             return
+        if k == prim.fork:
+            # Run the forked call now; its result becomes a done Future.
+            b = n.blocks[0]
+            self.block(b)
+            self.emit((OP1, Future, self.reg(b.outputs[0]), self.reg(n.output())), rng)
+            return
         ins = tuple(self.reg(v) for v in n.inputs)
         outs = tuple(self.reg(v) for v in n.outputs)
         if k == prim.GetAttr:
@@ -137,6 +153,12 @@ class _Builder:
                 self.emit((CALLI, n.attrs["name"], ins, outs[0], gather(ins)), rng)
         elif k == prim.CallFunction:
             self.emit((CALL, n.callee, ins[1:], outs[0], gather(ins[1:])), rng)
+        elif k == prim.Enter:
+            self.entered.append(self.emit((CALL, n.callee, ins, outs[0], gather(ins)), rng))
+        elif k == prim.Exit:
+            args = ins + (self.none_register(),) * 3
+            at = self.emit((CALL, n.callee, args, outs[0], gather(args)), rng)
+            self.code.with_regions.append((self.entered.pop(), at, ins[0], n.callee))
         elif k == prim.RaiseException:
             self.emit((RAISE, ins[0], ins[1]), rng)
         elif k == prim.unchecked_cast:
@@ -262,6 +284,7 @@ def node_kernel(n: Node) -> Any:
         raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
 
 
+@gc_paused()
 def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:
     """Lower `fn`'s graph (or `graph`) to Code."""
     g = graph if graph is not None else fn.graph
@@ -272,4 +295,5 @@ def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:
     b.block(g.block)
     outs = tuple(b.reg(v) for v in g.outputs)
     b.emit((RET, outs), None)
+    b.code.with_regions.sort(key=lambda region: -region[0])
     return b.code

@@ -49,6 +49,10 @@ class prim:  # noqa: N801  (spelled as archive code spells them: `ops.prim.Raise
     tolist = "prim::tolist"
     EnumName = "prim::EnumName"
     EnumValue = "prim::EnumValue"
+    Enter = "prim::Enter"
+    Exit = "prim::Exit"
+    With = "prim::With"
+    fork = "prim::fork"
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,15 @@ _TABLE = [
     NodeKind(prim.tolist, 3, 1, "(tensor, dims, element kind) -> nested list"),
     NodeKind(prim.EnumName, 1, 1, "(enum value) -> its name"),
     NodeKind(prim.EnumValue, 1, 1, "(enum value) -> its value"),
+    NodeKind(prim.Enter, 1, 1, "(object) -> object.__enter__(): a `with` region starts; it "
+             "ends at the Exit of the same object later in the block", side_effects=True),
+    NodeKind(prim.Exit, 1, 1, "(object) -> None: object.__exit__(None, None, None); also "
+             "run when the region raises", side_effects=True),
+    NodeKind(prim.fork, 0, 1, "-> Future of its block's one output: `torch.jit.fork(f, args)`; "
+             "the block (the call) runs when the node does, so waiting finds it done",
+             blocks=1),
+    NodeKind(prim.With, 0, None, "a `with` region as a block, only inside "
+             "ir/passes/exit_transform (between an Enter and its Exit)", blocks=1),
 ]
 
 KINDS: dict[str, NodeKind] = {k.name: k for k in _TABLE}

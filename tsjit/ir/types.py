@@ -152,6 +152,9 @@ class FutureType(Type):
     def annotation_str(self) -> str:
         return f"Future[{self.elem.annotation_str()}]"
 
+    def contained(self) -> tuple[Type, ...]:
+        return (self.elem,)
+
 
 @dataclass(frozen=True)
 class TypeVar(Type):

@@ -97,6 +97,7 @@ def lint(graph: Graph) -> None:
                 scope.append(id(o))
                 check_value_uses(o)
         check_uses(b.return_node)
+        _check_with_regions(b, fail)
 
     visit_block(graph.block, [])
 
@@ -219,6 +220,23 @@ def _check_attribute(n: Node, fail: Fail) -> None:
         fail(f"{n.kind} '{attr.name}' gives {n.output()}, the attribute is {attr.type}")
     if n.kind == prim.SetAttr:
         _check_types(n, fail, "value", [(n.input(1), attr.type)])
+
+
+def _check_with_regions(b: Block, fail: Fail) -> None:
+    """Each prim::Enter of `b` is closed by a prim::Exit of the same object later in `b`,
+    and regions nest."""
+    open_: list[Value] = []
+    for n in b.nodes:
+        if n.kind == prim.Enter:
+            if not isinstance(n.input(0).type, T.ClassType):
+                fail(f"prim::Enter of {n.input(0)}, which is not an object")
+            open_.append(n.input(0))
+        elif n.kind == prim.Exit:
+            if not open_ or open_[-1] is not n.input(0):
+                fail(f"prim::Exit of {n.input(0)} closes no prim::Enter of it")
+            open_.pop()
+    if open_:
+        fail(f"prim::Enter of {open_[-1]} has no prim::Exit in its block")
 
 
 def _check_raise(n: Node, fail: Fail) -> None:

@@ -61,6 +61,9 @@ def __getattr__(name: str) -> Any:
         # torch.jit.Error: what scripted code raises when it fails
         from ..interpreter.errors import ScriptError
         return ScriptError
+    if name == "Future":
+        from ..interpreter.objects import Future
+        return Future
     if name in ("ScriptList", "ScriptDict"):
         from . import containers
         return getattr(containers, name)
@@ -97,6 +100,9 @@ def save(m: Any, path: Any, _extra_files: Optional[dict] = None) -> None:
     """Write a scripted module as an archive PyTorch's torch.jit.load reads;
     `_extra_files` ({name: bytes or str}) become the archive's extra/ files."""
     from ..serialize import save_module
+    from .script_module import ScriptFunction
+    if isinstance(m, ScriptFunction):
+        m = m.as_module()        # as PyTorch saves a function
     save_module(m, path, _extra_files)
 
 
@@ -159,28 +165,14 @@ class Attribute(NamedTuple):
 Attribute.__tsjit_attribute__ = True   # type: ignore[attr-defined]  (seen by scripting)
 
 
-class Future:
-    """The result of `fork`: tsjit runs the call at once (one thread), `wait` returns it."""
-
-    def __init__(self, value: Any) -> None:
-        self._value = value
-
-    def wait(self) -> Any:
-        return self._value
-
-    def value(self) -> Any:
-        return self._value
-
-    def done(self) -> bool:
-        return True
-
-
-def fork(func: Any, *args: Any, **kwargs: Any) -> Future:
-    """Start `func(*args, **kwargs)`; tsjit runs it now (there is one thread)."""
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    """Start `func(*args, **kwargs)`; tsjit runs it now (there is one thread). In scripted
+    code too (a `prim::fork` node)."""
+    from ..interpreter.objects import Future
     return Future(func(*args, **kwargs))
 
 
-def wait(future: Future) -> Any:
+def wait(future: Any) -> Any:
     """The result of a `fork`."""
     return future.wait()
 
@@ -226,6 +218,8 @@ is_tracing.__tsjit_builtin__ = "is_tracing"            # type: ignore[attr-defin
 _check.__tsjit_builtin__ = "_check"                    # type: ignore[attr-defined]
 is_scripting.__tsjit_op__ = "aten::is_scripting"       # type: ignore[attr-defined]
 _unwrap_optional.__tsjit_op__ = "aten::_unwrap_optional"  # type: ignore[attr-defined]
+fork.__tsjit_builtin__ = "fork"                        # type: ignore[attr-defined]
+wait.__tsjit_op__ = "aten::wait"                       # type: ignore[attr-defined]
 
 
 __all__ = ["CompilationUnit", "ArgumentError", "ScriptFunction", "ScriptMethod", "ScriptModule", "Final",

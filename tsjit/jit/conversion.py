@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..frontend.script import python_class
+from ..interpreter import UNINITIALIZED, Object
 from ..ir import types as T
 from .._tensor import Device, Tensor, from_numpy
 
@@ -108,6 +109,8 @@ def _convert(v: Any, t: T.Type) -> Any:
         if isinstance(v, enum.Enum) and python_class(t) is type(v):
             return t.member(v.name)
         return _NO
+    if isinstance(t, T.ClassType) and not t.is_module:
+        return _object(v, t)
     if t == T.DeviceType:
         return v if isinstance(v, Device) else (Device(v) if isinstance(v, str) else _NO)
     if t == T.AnyListType:
@@ -115,6 +118,26 @@ def _convert(v: Any, t: T.Type) -> Any:
     if t == T.AnyTupleType:
         return v if isinstance(v, tuple) else _NO
     return _plain(v)   # modules, interfaces, futures...: checked where they are used
+
+
+def _object(v: Any, t: T.ClassType) -> Any:
+    """An object of class `t`: a run-time object of it as is, or a new one made from an
+    instance of the Python class `t` was scripted from, its attributes converted (a copy,
+    as PyTorch makes: scripted code does not change the Python instance)."""
+    if isinstance(v, Object):
+        return v if v.type is t else _NO
+    cls = python_class(t)
+    if cls is None or not isinstance(v, cls):
+        return _NO
+    obj = Object(t)
+    for i, a in enumerate(t.attributes):
+        if not hasattr(v, a.name):
+            return _NO
+        value = _convert(getattr(v, a.name), a.type)
+        if value is _NO:
+            return _NO
+        obj.slots[i] = value
+    return obj
 
 
 def _plain(v: Any) -> Any:
@@ -157,11 +180,22 @@ def _to_python(v: Any, t: T.Type) -> Any:
         elems = tuple(_to_python(x, e) for x, e in zip(v, t.elems))
         cls = python_class(t) if t.names else None
         return cls(*elems) if cls is not None else elems
+    if isinstance(v, Object) and not v.type.is_module:
+        cls = python_class(v.type)
+        if cls is None:
+            return v
+        # An instance of the Python class, its attributes copied, as PyTorch returns it.
+        out = cls.__new__(cls)
+        for a, value in zip(v.type.attributes, v.slots):
+            if value is not UNINITIALIZED:
+                out.__dict__[a.name] = _to_python(value, a.type)
+        return out
     return v
 
 
 def _has_python_classes(t: T.Type) -> bool:
-    if isinstance(t, T.EnumType) or isinstance(t, T.TupleType) and t.names:
+    if isinstance(t, T.EnumType) or isinstance(t, T.TupleType) and t.names or \
+            isinstance(t, T.ClassType) and not t.is_module or t == T.AnyType:
         return True
     return any(_has_python_classes(x) for x in t.contained())
 

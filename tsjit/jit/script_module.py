@@ -1,6 +1,7 @@
 """The Python-facing wrappers of scripted code: ScriptModule, ScriptMethod, ScriptFunction."""
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from typing import Any, Iterator, Optional
 
@@ -15,6 +16,7 @@ from ..ir import types as T
 from ..ir.diagnostics import TsjitError
 from ..ir.limits import Limits, current_limits, time_budget, use_limits
 from .._tensor import Tensor, from_numpy
+from ..nn.modules.module import Module
 from .conversion import ConversionError, to_python, to_script
 from . import executors  # noqa: F401  (installs the executor policy before anything runs)
 
@@ -76,6 +78,8 @@ def _accepts(t: T.Type, v: Any) -> bool:
     from ..interpreter.prim_kernels import value_is
     if t == T.FloatType and isinstance(v, int) and not isinstance(v, bool):
         return False
+    if isinstance(t, T.ClassType) and not t.is_module:
+        return isinstance(v, Object) and v.type is t
     if isinstance(t, (T.ClassType, T.InterfaceType)) or t in (T.AnyType, T.NumberType):
         return True
     return value_is(v, t)
@@ -105,11 +109,39 @@ class _Compiled:
 
     @property
     def code(self) -> str:
+        return self.code_with_constants[0]
+
+    @property
+    def code_with_constants(self) -> tuple[str, "ConstMap"]:
+        """The printed code and the tensor constants it names (`CONSTANTS.c0` ...)."""
         from ..printer import PythonPrinter
         p = PythonPrinter()
         # A method prints with a bare `self`, as PyTorch's `.code` does.
         p.print_function(self.function, is_method=self._is_method, annotate_self=False)
-        return p.w.text()
+        return p.w.text(), ConstMap({f"c{i}": t for i, t in enumerate(p.constants.tensors)})
+
+    @property
+    def inlined_graph(self) -> Graph:
+        """A copy of the graph with every call of a known function or method inlined."""
+        from ..ir.cloning import copy_graph
+        from ..ir.passes import inlining
+        g = copy_graph(self.function.graph)
+        inlining.run(g, lambda callee: True)
+        return g
+
+
+class ConstMap:
+    """The tensor constants of printed code by name, as PyTorch's `code_with_constants`
+    gives them."""
+
+    def __init__(self, const_mapping: dict) -> None:
+        self.const_mapping = const_mapping
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["const_mapping"][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 class ScriptFunction(_Compiled):
@@ -130,6 +162,27 @@ class ScriptFunction(_Compiled):
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
+
+    def save(self, path: Any, _extra_files: Optional[dict] = None) -> None:
+        """Write the function as PyTorch writes one: a module `PlaceholderModule` whose
+        `forward` is the function (loading gives that module)."""
+        self.as_module().save(path, _extra_files)
+
+    def as_module(self) -> "ScriptModule":
+        """A `__torch__.PlaceholderModule` whose forward has this function's body."""
+        from ..ir.cloning import copy_graph
+        from ..ir.schema import Argument, FunctionSchema
+        t = T.ClassType("__torch__.PlaceholderModule", is_module=True)
+        t.add_attribute("training", T.BoolType)
+        g = copy_graph(self.function.graph)
+        g.block.insert_input(0, t, "self")
+        s = self.function.schema
+        t.methods["forward"] = Function(
+            "__torch__.PlaceholderModule.forward", g,
+            FunctionSchema("forward", "", (Argument("self", t),) + s.arguments, s.returns),
+            owner=t)
+        t.methods["forward"].source_def = getattr(self.function, "source_def", None)
+        return ScriptModule(Object(t, [True]))
 
 
 class ScriptMethod(_Compiled):
@@ -171,18 +224,40 @@ def _unwrap(v: Any) -> Any:
     return v._c if isinstance(v, ScriptModule) else v
 
 
-class ScriptModule:
-    """A scripted or loaded module: its attributes, submodules and methods.
+class ScriptModule(Module):
+    """A scripted or loaded module: its attributes, submodules and methods (an nn.Module,
+    as PyTorch's is).
+
+    A subclass written as PyTorch's `torch.jit.ScriptModule` subclasses are (attributes set
+    in `__init__`, methods marked `@torch.jit.script_method`) is an nn.Module while its
+    `__init__` runs and is compiled when it returns.
 
     `_limits`: those a loaded module was loaded with, under which its methods (and those of
-    the submodules reached through it) run; None for a scripted module (no limits)."""
+    the submodules reached through it) run; None for a scripted module (no limits).
+    """
 
+    __tsjit_module_base__ = True   # its methods are never compiled into a module class
     _limits: Optional[Limits] = None
 
-    def __init__(self, obj: Object, limits: Optional[Limits] = None) -> None:
-        object.__setattr__(self, "_c", obj)
-        if limits is not None:
-            object.__setattr__(self, "_limits", limits)
+    def __init__(self, obj: Optional[Object] = None, limits: Optional[Limits] = None) -> None:
+        if obj is None:
+            Module.__init__(self)      # a subclass instance being built
+        else:
+            object.__setattr__(self, "_c", obj)
+            if limits is not None:
+                object.__setattr__(self, "_limits", limits)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        init = cls.__init__
+
+        @functools.wraps(init)
+        def __init__(self: "ScriptModule", *args: Any, **kw: Any) -> None:
+            init(self, *args, **kw)
+            if type(self) is cls and "_c" not in self.__dict__:
+                from .scripting import compile_in_place
+                compile_in_place(self)
+        cls.__init__ = __init__   # type: ignore[method-assign]
 
     @property
     def _type(self) -> T.ClassType:
@@ -191,27 +266,36 @@ class ScriptModule:
     def __getattr__(self, name: str) -> Any:
         obj = self.__dict__.get("_c")
         if obj is None:
-            raise AttributeError(name)
+            return Module.__getattr__(self, name)
         t = obj.type
         fn = t.methods.get(name)
         if fn is not None:
             return ScriptMethod(self, fn)
-        if t.attribute_slot(name) >= 0:
+        attr = t.find_attribute(name)
+        if attr is not None:
             v = obj.getattr(name)
             if v is UNINITIALIZED:
                 raise ModuleAttributeError(f"attribute '{name}' of {t.name} was never set")
-            return _wrap_result(v, self._limits)
+            return _wrap_result(to_python(v, attr.type), self._limits)
         if name in t.constants:
             return t.constants[name]
         raise ModuleAttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if "_c" not in self.__dict__:
+            Module.__setattr__(self, name, value)
+            return
         t = self._c.type
         attr = t.find_attribute(name)
         if attr is None:
             raise ModuleAttributeError(f"cannot add attribute '{name}' to script module {t.name}; "
                                  "its attributes are fixed when it is scripted")
         value = _to_runtime(value)
+        if isinstance(attr.type, T.ClassType) and not attr.type.is_module:
+            try:
+                value = to_script(value, attr.type)   # a Python instance of its class: copied
+            except ConversionError:
+                pass
         if not _accepts(attr.type, value):
             raise ArgumentError(f"attribute '{name}' has type {attr.type.annotation_str()}, "
                                 f"which a {type(value).__name__} does not fit")
@@ -236,6 +320,22 @@ class ScriptModule:
         return self.forward.code
 
     @property
+    def code_with_constants(self) -> tuple[str, ConstMap]:
+        return self.forward.code_with_constants
+
+    @property
+    def inlined_graph(self) -> Graph:
+        return self.forward.inlined_graph
+
+    def define(self, source: str) -> None:
+        """Compile the `def`s of `source` as methods of this module (`self` is the module;
+        other names resolve in the caller's variables, as in PyTorch)."""
+        import sys
+        from .scripting import define_methods
+        frame = sys._getframe(1)
+        define_methods(self._c.type, source, {**frame.f_globals, **frame.f_locals})
+
+    @property
     def original_name(self) -> str:
         return self._c.type.name
 
@@ -245,7 +345,8 @@ class ScriptModule:
 
     def named_children(self) -> Iterator[tuple[str, "ScriptModule"]]:
         for a in self._c.type.attributes:
-            if isinstance(a.type, T.ClassType) and a.type.is_module:
+            # (a slot typed by a module interface holds a submodule too, as in PyTorch)
+            if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module:
                 v = self._c.getattr(a.name)
                 if isinstance(v, Object):
                     yield a.name, ScriptModule(v, self._limits)
@@ -315,7 +416,25 @@ class ScriptModule:
 
     @property
     def training(self) -> bool:
-        return bool(self._c.getattr("training")) if self._c.type.attribute_slot("training") >= 0 else False
+        obj = self.__dict__.get("_c")
+        if obj is None:                      # a subclass instance being built
+            return bool(self.__dict__.get("training", True))
+        return bool(obj.getattr("training")) if obj.type.attribute_slot("training") >= 0 else False
+
+    @training.setter
+    def training(self, mode: bool) -> None:
+        if "_c" not in self.__dict__:
+            self.__dict__["training"] = mode   # scripting reads it as nn.Module's attribute
+        else:
+            self.train(mode)
+
+    @property
+    def forward(self) -> "ScriptMethod":
+        """The compiled forward (nn.Module's own `forward` is not this module's)."""
+        fn = self._c.type.methods.get("forward")
+        if fn is None:
+            raise ModuleAttributeError(f"'{self._c.type.name}' script module has no method 'forward'")
+        return ScriptMethod(self, fn)
 
     def train(self, mode: bool = True) -> "ScriptModule":
         for m in self.modules():

@@ -3,16 +3,21 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import textwrap
 from typing import Any
 
+from ..frontend import ast
+from ..frontend.compiler import FunctionCompiler
+from ..frontend.parser import parse
+from ..frontend.resolver import PythonResolver
 from ..frontend.script import SCRIPTED_DATACLASSES, ModuleTypeInfo, ScriptCompiler, infer_type
 from ..interpreter import Object
-from ..ir import CompilationUnit
+from ..ir import CompilationUnit, Function
 from ..ir import types as T
-from ..ir.diagnostics import TsjitError
+from ..ir.diagnostics import CompileError, TsjitError
 from .containers import script_container
 from .conversion import ConversionError, ScriptContainer, to_script
-from .script_module import ScriptFunction, ScriptModule
+from .script_module import ScriptFunction, ScriptMethod, ScriptModule
 
 # Like PyTorch's Python-side compilation unit: one per process, so names stay unique and
 # repeated scripting of equal module types shares class types.
@@ -57,6 +62,23 @@ def script(obj: Any, type_hint: Any = None) -> Any:
                      "a module instance, a function or a class")
 
 
+def define_methods(t: T.ClassType, source: str, globals_: dict) -> None:
+    """Compile each `def` of `source` as a method of class `t` (ScriptModule.define)."""
+    module = parse(textwrap.dedent(source), "<define>")
+    resolver = PythonResolver(_compiler, globals_, {})
+    fns = []
+    for d in module.body:
+        if not isinstance(d, ast.Def):
+            raise CompileError("define() takes method definitions only", d.range)
+        fn = Function(f"{t.qualified_name}.{d.name}", owner=t,
+                      definer=lambda f, d=d: FunctionCompiler(_cu, resolver, f, d, t).compile())
+        fn.source_def = d
+        t.methods[d.name] = fn
+        fns.append(fn)
+    for fn in fns:
+        fn.ensure_defined()
+
+
 def _script_container(value: Any, type_hint: Any) -> ScriptContainer:
     t = _compiler.annotation_type(type_hint) if type_hint is not None else infer_type(value)
     if not isinstance(t, (T.ListType, T.DictType)) or \
@@ -76,7 +98,22 @@ def _script_module(m: Any) -> ScriptModule:
     return ScriptModule(_create_object(m, info))
 
 
+def compile_in_place(m: Any) -> None:
+    """Compile a `torch.jit.ScriptModule` subclass instance at the end of its `__init__`:
+    its Python state becomes the scripted object it holds from then on."""
+    info = _compiler.module_type(m)
+    _compile_methods(m, info)
+    obj = _create_object(m, info)
+    m.__dict__.clear()
+    object.__setattr__(m, "_c", obj)
+    for name, fn in obj.type.methods.items():
+        # The compiled methods, before the class's Python ones of the same names.
+        m.__dict__[name] = ScriptMethod(m, fn)
+
+
 def _compile_methods(m: Any, info: ModuleTypeInfo) -> None:
+    if info.scripted is not None:
+        return        # a script module: compiled already
     for name, sub in m._modules.items():
         if sub is not None:
             _compile_methods(sub, info.submodules[name])
@@ -84,6 +121,8 @@ def _compile_methods(m: Any, info: ModuleTypeInfo) -> None:
 
 
 def _create_object(m: Any, info: ModuleTypeInfo) -> Object:
+    if info.scripted is not None:
+        return info.scripted      # shared, as PyTorch shares a script submodule
     t = info.type
     slots = []
     for a in t.attributes:

@@ -15,21 +15,33 @@ exceptions carrying PyTorch's message; the interpreter wraps them with a source 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional
+import functools
+from typing import Any, Callable, Iterable, Optional, Union
 
 from ..ir.diagnostics import TsjitError
 from ..ir.schema import FunctionSchema, parse_schema
 
 
-@dataclass(eq=False)
 class Operator:
-    schema: FunctionSchema
-    kernel: Callable
+    """One overload: its kernel, and its schema, parsed when first asked for (parsing the
+    two thousand schemas of the library up front costs more than loading its kernels; a
+    command that only asks which operators exist, like `tsjit info`, parses none)."""
 
-    @property
-    def qualified(self) -> str:
-        return self.schema.qualified
+    def __init__(self, schema: Union[str, FunctionSchema], kernel: Callable) -> None:
+        self._schema = schema
+        self.kernel = kernel
+        if not isinstance(schema, str):
+            self.qualified, self.name = schema.qualified, schema.name
+            return
+        # `ns::name.overload(` begins every schema; operator names have no dots
+        self.qualified = schema.split("(", 1)[0].strip()
+        ns, _, rest = self.qualified.rpartition("::")
+        self.name = f"{ns}::{rest.split('.', 1)[0]}" if ns else rest.split(".", 1)[0]
+
+    @functools.cached_property
+    def schema(self) -> FunctionSchema:
+        s = self._schema
+        return parse_schema(s) if isinstance(s, str) else s
 
     def __repr__(self) -> str:
         return f"Operator({self.schema})"
@@ -46,12 +58,11 @@ _loaded = False
 
 def register(schema: str, kernel: Callable) -> Operator:
     """Register `kernel` under `schema`; a second registration of one overload is an error."""
-    s = parse_schema(schema)
-    if s.qualified in _by_qualified:
-        raise RegistryError(f"operator {s.qualified} is registered twice")
-    o = Operator(s, kernel)
-    _by_qualified[s.qualified] = o
-    _by_name.setdefault(s.name, []).append(o)
+    o = Operator(schema, kernel)
+    if o.qualified in _by_qualified:
+        raise RegistryError(f"operator {o.qualified} is registered twice")
+    _by_qualified[o.qualified] = o
+    _by_name.setdefault(o.name, []).append(o)
     return o
 
 

@@ -15,8 +15,10 @@ def has_side_effects(n: Node) -> bool:
     if n.kind in EFFECTFUL_OPERATORS:
         return True
     schema = n.schema
-    # In-place ops end in "_" (add_); dunder operators (__not__, __getitem__) do not count.
-    if schema is not None and (schema.is_mutable() or
+    # An operator returning nothing is called for its effect (set_grad_enabled,
+    # manual_seed); in-place ops end in "_" (add_); dunder operators (__not__,
+    # __getitem__) do not count.
+    if schema is not None and (not schema.returns or schema.is_mutable() or
                                schema.name.endswith("_") and not schema.name.endswith("__")):
         return True
     return n.kind.startswith("aten::") and schema is None

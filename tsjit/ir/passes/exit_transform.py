@@ -14,6 +14,12 @@ block they leave (the graph, or the loop body). This pass removes them:
 
 Returns inside loops are not handled here: the compiler lowers them to a flag, a value
 and a `break` (see FunctionCompiler.stmt_Return).
+
+A `with` region (the nodes between a `prim::Enter` and the `prim::Exit` of the same
+object) that holds an exit is made a `prim::With` node for the time of the pass: its one
+block runs once, like an `if` whose branch is always taken, so the exit leaves the region
+by its end and the Exit, kept aside, still runs on every path. The region is put back
+flat afterwards (PyTorch lowers `with` the same way).
 """
 from __future__ import annotations
 
@@ -69,7 +75,7 @@ def _transform(b: Block, kind: str, types: list[T.Type]) -> tuple[int, Optional[
         n.remove_all_inputs()
         _kill_from(b, i)
         return ALWAYS, None, values
-    if ALWAYS in statuses:
+    if ALWAYS in statuses and n.kind == prim.If:
         # The rest of the block runs only on the branch that goes on: move it there
         # (no guard needed, see _tail).
         _continue_in(b, i, n.blocks[1 - statuses.index(ALWAYS)],
@@ -86,11 +92,12 @@ def _transform(b: Block, kind: str, types: list[T.Type]) -> tuple[int, Optional[
 
 def _first_exit(b: Block, kind: str) -> tuple[int, Optional[list[int]]]:
     """The index of the first node of `b` that is an exit of `kind` (statuses None) or an
-    if that may lead to one (with its branches' statuses); -1 when there is none."""
+    if or with region that may lead to one (with its blocks' statuses); -1 when there is
+    none."""
     for i, n in enumerate(b.nodes):
         if n.kind == kind:
             return i, None
-        if n.kind == prim.If:
+        if n.kind in _BRANCHING:
             statuses = [_status(sub, kind) for sub in n.blocks]
             if any(x != NEVER for x in statuses):
                 return i, statuses
@@ -133,7 +140,7 @@ def _status(b: Block, kind: str) -> int:
     for n in b.nodes:
         if n.kind == kind:
             return ALWAYS
-        if n.kind == prim.If:
+        if n.kind in _BRANCHING:
             s = [_status(sub, kind) for sub in n.blocks]
             if all(x == ALWAYS for x in s):
                 return ALWAYS
@@ -160,7 +167,7 @@ def _tail(b: Block, kind: str, types: list[T.Type]) -> None:
         for k, v in enumerate(values):
             b.return_node.replace_input(k, v)
         return
-    if ALWAYS in statuses:
+    if ALWAYS in statuses and n.kind == prim.If:
         leave = n.blocks[statuses.index(ALWAYS)]
         go_on = n.blocks[1 - statuses.index(ALWAYS)]
         _continue_in(b, i, go_on, leave)
@@ -234,12 +241,82 @@ def _loops(b: Block) -> list[Node]:
     return out
 
 
+def _wrap_regions(b: Block, exits: dict[int, Node]) -> None:
+    """Make each with region of `b` (and of its nested blocks) that holds an exit a
+    `prim::With` node after its Enter; its Exit is kept aside in `exits`."""
+    i = 0
+    while i < len(b.nodes):
+        n = b.nodes[i]
+        for sub in n.blocks:
+            _wrap_regions(sub, exits)
+        i += 1
+        if n.kind != prim.Enter:
+            continue
+        j, depth = i, 0
+        while not (b.nodes[j].kind == prim.Exit and depth == 0):
+            depth += {prim.Enter: 1, prim.Exit: -1}.get(b.nodes[j].kind, 0)
+            j += 1
+        region = b.nodes[i:j]
+        if not any(m.kind in (RETURN, CONTINUATION) for r in region for m in _walk_node(r)):
+            continue
+        with_node = b.graph.create(prim.With, [], 0)
+        with_node.insert_after(n)
+        body = with_node.add_block()
+        for m in region:
+            m._unlink()
+            body.append(m)
+        exit_node = b.nodes[i + 1]
+        exit_node._unlink()
+        exits[id(with_node)] = exit_node
+        for m in region:            # values read after the region leave it as outputs
+            for v in m.outputs:
+                outside = [u for u in v.uses if not _within(u.user, body)]
+                if outside:
+                    body.register_output(v)
+                    out = with_node.add_output(v.type)
+                    for u in outside:
+                        u.user.replace_input(u.offset, out)
+        # (the loop visits the With node next, and so the region's nested blocks)
+
+
+def _walk_node(n: Node) -> list[Node]:
+    return [n] + [m for sub in n.blocks for m in sub.walk()]
+
+
+def _within(n: Node, b: Block) -> bool:
+    """Whether node `n` is in block `b` or in a block nested in it."""
+    while n is not None and n.owning_block is not None:
+        if n.owning_block is b:
+            return True
+        n = n.owning_block.owning_node
+    return False
+
+
+def _unwrap_regions(graph: Graph, exits: dict[int, Node]) -> None:
+    """Put every `prim::With` region back flat, followed by its Exit."""
+    for w in [n for n in graph.walk() if n.kind == prim.With]:
+        body = w.blocks[0]
+        for m in list(body.nodes):
+            m._unlink()
+            m.insert_before(w)
+        exits[id(w)].insert_before(w)
+        for out, v in zip(w.outputs, body.outputs):
+            out.replace_all_uses_with(v)
+        w.destroy()
+
+
+_BRANCHING = (prim.If, prim.With)
+
+
 def run(graph: Graph) -> bool:
     """Lower every ReturnStmt and LoopContinuation; returns whether there were any."""
     if not any(n.kind in (RETURN, CONTINUATION) for n in graph.walk()):
         return False
+    exits: dict[int, Node] = {}
+    _wrap_regions(graph.block, exits)
     for loop in _loops(graph.block):      # innermost first
         body = loop.blocks[0]
         _tail(body, CONTINUATION, [v.type for v in body.outputs])
     _tail(graph.block, RETURN, [v.type for v in graph.outputs])
+    _unwrap_regions(graph, exits)
     return True

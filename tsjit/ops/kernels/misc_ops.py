@@ -17,6 +17,12 @@ from .str_common import to_bytes
 _M64 = (1 << 64) - 1
 
 
+@op("aten::wait(Future(t) self) -> t")
+def wait(fut: Any) -> Any:
+    """The value of a forked call (`torch.jit.wait(fut)`)."""
+    return fut.wait()
+
+
 @op("aten::__range_length(int lo, int hi, int step) -> int")
 def range_length(lo: int, hi: int, step: int) -> int:
     """The number of iterations of `range(lo, hi, step)` (int64 arithmetic, as C++)."""
