@@ -27,6 +27,16 @@ def wrap(a: Any) -> Tensor:
     return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))
 
 
+# Floating kernels compute in the input's own precision when numpy has it natively (as
+# PyTorch's vectorised kernels do); half precision is computed in float32.
+NATIVE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def native_float(a: np.ndarray) -> np.ndarray:
+    """`a` itself when float32 or float64, else converted to float32."""
+    return a if a.dtype in NATIVE_FLOATS else a.astype(np.float32)
+
+
 def quiet(fn: Callable) -> Callable:
     """Run a kernel with numpy's floating-point warnings off (PyTorch does not warn)."""
     @functools.wraps(fn)
