@@ -251,8 +251,20 @@ def _batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
             raise RuntimeError(f"running_mean should contain {c} elements not {t._a.size}"
                                if name.startswith("running") else
                                f"{name} should contain {c} elements not {t._a.size}")
-    x = acc(a)
     shape = _channel_shape(a)
+    if not training and running_mean is not None and running_var is not None and \
+            a.dtype in NATIVE_FLOATS:
+        # eval: one multiply-add per element, the per-channel scale and shift in the input's
+        # precision (as PyTorch's kernel)
+        inv = 1 / np.sqrt(running_var._a.reshape(-1) + np.asarray(eps, a.dtype))
+        scale = inv if weight is None else inv * weight._a.reshape(-1)
+        shift = -running_mean._a.reshape(-1) * scale
+        if bias is not None:
+            shift += bias._a.reshape(-1)
+        y = np.multiply(a, scale.astype(a.dtype, copy=False).reshape(shape))
+        y += shift.astype(a.dtype, copy=False).reshape(shape)
+        return y, running_mean._a.reshape(-1), inv
+    x = acc(a)
     axes = tuple(k for k in range(a.ndim) if k != 1)
     if training or running_mean is None or running_var is None:
         n = a.size // c if c else 0
@@ -272,15 +284,6 @@ def _batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
     else:
         mean = acc(running_mean._a).reshape(-1)
         var = acc(running_var._a).reshape(-1)
-        inv = 1 / np.sqrt(var + eps)
-        if a.dtype in NATIVE_FLOATS:
-            # eval: one multiply-add per element in the input's dtype, the per-channel scale
-            # and shift folded in float64
-            scale = inv * (acc(weight._a).reshape(-1) if weight is not None else 1)
-            shift = -mean * scale + (acc(bias._a).reshape(-1) if bias is not None else 0)
-            y = np.multiply(a, scale.astype(a.dtype).reshape(shape))
-            y += shift.astype(a.dtype).reshape(shape)
-            return y, mean, inv
     inv = 1 / np.sqrt(var + eps)
     y = (x - mean.reshape(shape)) * inv.reshape(shape)
     return _affine(y, weight, bias, shape), mean, inv
