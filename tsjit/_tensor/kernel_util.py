@@ -24,7 +24,7 @@ warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by ze
 
 def wrap(a: Any) -> Tensor:
     """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
-    return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))
+    return Tensor._wrap(a)
 
 
 # Floating kernels compute in the input's own precision when numpy has it natively (as

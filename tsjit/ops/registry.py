@@ -24,15 +24,29 @@ from ..ir.schema import FunctionSchema, parse_schema
 
 @dataclass(eq=False)
 class Operator:
-    schema: FunctionSchema
+    """A kernel and its schema string, parsed when first needed: a process that scripts one
+    function looks at a few dozen of the ~2000 schemas (parsing all of them at start-up was
+    a third of the first `tsjit.script`'s time)."""
+    text: str
     kernel: Callable
+    qualified: str                          # "aten::add.Tensor", read off the text
+    _schema: Optional[FunctionSchema] = None
 
     @property
-    def qualified(self) -> str:
-        return self.schema.qualified
+    def schema(self) -> FunctionSchema:
+        if self._schema is None:
+            self._schema = parse_schema(self.text)
+            if self._schema.qualified != self.qualified:
+                raise RegistryError(f"schema {self.text!r} names {self._schema.qualified}, "
+                                    f"registered as {self.qualified}")
+        return self._schema
+
+    @property
+    def name(self) -> str:
+        return self.qualified.partition(".")[0]
 
     def __repr__(self) -> str:
-        return f"Operator({self.schema})"
+        return f"Operator({self.text})"
 
 
 class RegistryError(TsjitError):
@@ -46,12 +60,12 @@ _loaded = False
 
 def register(schema: str, kernel: Callable) -> Operator:
     """Register `kernel` under `schema`; a second registration of one overload is an error."""
-    s = parse_schema(schema)
-    if s.qualified in _by_qualified:
-        raise RegistryError(f"operator {s.qualified} is registered twice")
-    o = Operator(s, kernel)
-    _by_qualified[s.qualified] = o
-    _by_name.setdefault(s.name, []).append(o)
+    qualified = schema.partition("(")[0].strip()
+    if qualified in _by_qualified:
+        raise RegistryError(f"operator {qualified} is registered twice")
+    o = Operator(schema, kernel, qualified)
+    _by_qualified[qualified] = o
+    _by_name.setdefault(o.name, []).append(o)
     return o
 
 

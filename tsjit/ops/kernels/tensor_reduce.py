@@ -236,7 +236,7 @@ def _argext(name: str, self: Tensor, dim: Optional[int], keepdim: bool, largest:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                              "input.numel() == 0.")
-        r = _arg_along(a.reshape(-1), 0, largest)
+        r = a.argmax() if largest else a.argmin()     # (of the flattened array, C order)
         if keepdim:
             return wrap(np.full((1,) * a.ndim, r, np.int64))
         return wrap(np.asarray(r, np.int64))
