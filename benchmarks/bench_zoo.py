@@ -7,7 +7,9 @@ the first call pays the parse and compilation), whether the outputs match PyTorc
 ones, and the steady-state time of tsjit and of torch.jit — the two called in turn, best of
 `--repeat`, after warm-up calls. Then, in fresh processes (tsjit's never imports torch),
 `import` + load + first call, and the peak RSS of that process; tsjit's and torch's processes
-take turns, best of `--fresh`. `--resave` adds whether tsjit's re-save runs in PyTorch with the
+take turns, best of `--fresh`, after one untimed process each. The children may write Python's
+bytecode caches (PYTHONDONTWRITEBYTECODE is dropped): an installed tsjit has them, as an
+installed torch does, and without them every process would compile tsjit's ~140 modules. `--resave` adds whether tsjit's re-save runs in PyTorch with the
 same results. The archives are the zoo's cache (tests/helpers/zoo_generate.py), built on demand.
 
 The machine is shared: every ratio is taken from measurements made side by side in one run.
@@ -92,6 +94,7 @@ def fresh_process(lib: str, folder: str, timeout: float = 600) -> dict:
     """Import + load + first call of `folder`'s model by `lib` in a new Python process."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder], capture_output=True,
                        text=True, env=env, timeout=timeout)
     if r.returncode != 0:
@@ -145,6 +148,8 @@ def measure(case, repeat: int, fresh: int, resave: bool) -> dict:
     if fresh:
         try:
             runs: dict[str, list[dict]] = {"tsjit": [], "torch": []}
+            for lib in runs:
+                fresh_process(lib, folder)      # bytecode caches written, files in memory
             for _ in range(fresh):
                 for lib in runs:
                     runs[lib].append(fresh_process(lib, folder))

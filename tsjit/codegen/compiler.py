@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import linecache
 import re
+from types import CodeType
 from typing import Any, Callable
 
 from ..interpreter.errors import located
@@ -38,7 +40,23 @@ def compile_function(fn: Function) -> Callable[[list], Any]:
     # `__name__` attributes warnings from generated code to tsjit (see kernel_util's filter).
     namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
                      __name__="tsjit.codegen.generated")
-    exec(compile(gen.source, filename, "exec"), namespace)   # noqa: S102 - source built from IR
+    generic = gen.source.replace(f"def {gen.name}(args):", f"def {_GENERIC}(args):", 1)
+    exec(_compiled(generic), namespace)   # noqa: S102 - source built from IR
+    f = namespace[_GENERIC]
+    f.__code__ = f.__code__.replace(co_name=gen.name, co_qualname=gen.name, co_filename=filename)
+    f.__name__ = f.__qualname__ = gen.name
     # Python's own tracebacks (for debugging tsjit) can show the generated lines.
     linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
-    return namespace[gen.name]
+    return f
+
+
+_GENERIC = "f"
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(source: str) -> CodeType:
+    """Python's compile() of generated source, shared by functions whose source differs only
+    in the function's name (the methods of one class in many mangled copies, as every block
+    of a real model has: Python's compile was a fifth of such a model's first call); the
+    names, constants and kernels each binds live in its own namespace."""
+    return compile(source, "<tsjit generated>", "exec")
