@@ -1,7 +1,9 @@
 """Shared test configuration (hypothesis profiles, the --update-golden option).
 
 Shared test code lives in tests/helpers/ (`from tests.helpers import corpus`)."""
+import gc
 import os
+from pathlib import Path
 
 # Every pass pipeline runs the IR verifier after each pass under the tests.
 os.environ.setdefault("TSJIT_VERIFY", "1")
@@ -10,9 +12,10 @@ import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).
+# 50 examples a property (not 100) in the derandomized run; TSJIT_FUZZ=1 uses hypothesis's defaults.
 # Examples are derandomized so that a run (and CI) is reproducible; TSJIT_FUZZ=1 draws
 # fresh ones each run, to look for new failures.
-settings.register_profile("tsjit", deadline=None, derandomize=True)
+settings.register_profile("tsjit", deadline=None, derandomize=True, max_examples=50)
 settings.register_profile("fuzz", deadline=None)
 settings.load_profile("fuzz" if os.environ.get("TSJIT_FUZZ") else "tsjit")
 
@@ -20,6 +23,9 @@ settings.load_profile("fuzz" if os.environ.get("TSJIT_FUZZ") else "tsjit")
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite the expected texts of failing cases in tests/golden/*.test")
+    parser.addoption("--zoo", action="store_true",
+                     help="also run the model zoo (tests/zoo: real models PyTorch generates, "
+                          "cached; about 10 minutes the first time)")
 
 
 # Whole modules that sweep (PyTorch oracles over generated inputs, property tests over
@@ -36,6 +42,16 @@ SLOW_MODULES = {
 }
 
 
+ZOO = Path(__file__).resolve().parent / "zoo"
+
+
+def _zoo_requested(config) -> bool:
+    """--zoo, or a path inside tests/zoo named on the command line."""
+    here = Path(config.invocation_params.dir)
+    named = (Path(here, arg.split("::")[0]).resolve() for arg in config.args)
+    return config.getoption("--zoo") or any(p == ZOO or ZOO in p.parents for p in named)
+
+
 @pytest.hookimpl(tryfirst=True)     # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     """Marks SLOW_MODULES slow; under pytest-xdist (`-n`, `--dist loadgroup`) the tests using
@@ -43,6 +59,12 @@ def pytest_collection_modifyitems(config, items):
     exercised."""
     from tests.helpers import tensor_oracle
     root = str(config.rootpath) + "/"
+    if not _zoo_requested(config):
+        # the zoo is opt-in: it builds and runs 39 real models (CI runs it: see README)
+        zoo = {item for item in items if ZOO in item.path.parents}
+        if zoo:
+            config.hook.pytest_deselected(items=list(zoo))
+            items[:] = [item for item in items if item not in zoo]
     group = pytest.mark.xdist_group("tensor_oracle")
     for item in items:
         module = getattr(item, "module", None)
@@ -54,3 +76,11 @@ def pytest_collection_modifyitems(config, items):
     # the coverage check reads what every oracle test exercised: it runs after all of them,
     # whatever the files are named
     items.sort(key=lambda item: item.path.name == "test_tensor_zcoverage.py")
+
+
+def pytest_collection_finish(session):
+    """Objects made while collecting (test modules, torch, hypothesis) live for the whole run:
+    freeze them out of the cyclic collector, whose full passes (and the gc.collect() of tests
+    that measure memory) would otherwise walk them again and again."""
+    gc.collect()
+    gc.freeze()

@@ -6,6 +6,7 @@ import form: module level, function level, importlib / __import__ strings).
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import subprocess
@@ -28,9 +29,15 @@ def _load_tool():
 
 
 G = _load_tool()
-SOURCES = G.read_worktree(ROOT)
-IMPORTS, UNRESOLVED = G.scan(SOURCES)
-GRAPH = G.graph(IMPORTS)
+
+
+@functools.cache
+def _scanned() -> tuple:
+    """(sources, imports, unresolved, graph) of the worktree, read when a test first needs them
+    (not at collection, which every pytest-xdist worker repeats)."""
+    sources = G.read_worktree(ROOT)
+    imports, unresolved = G.scan(sources)
+    return sources, imports, unresolved, G.graph(imports)
 
 
 def _unit_of_cell(cell: str) -> str:
@@ -58,9 +65,9 @@ TABLE = read_table(DESIGN.read_text(encoding="utf-8"))
 def test_the_table_has_one_row_per_unit() -> None:
     names = [u for u, _ in TABLE]
     assert len(names) == len(set(names)), f"repeated rows: {names}"
-    assert set(names) == G.units(SOURCES), (
-        f"units without a row: {sorted(G.units(SOURCES) - set(names))}; "
-        f"rows without a unit: {sorted(set(names) - G.units(SOURCES))}")
+    units = G.units(_scanned()[0])
+    assert set(names) == units, (f"units without a row: {sorted(units - set(names))}; "
+                                 f"rows without a unit: {sorted(set(names) - units)}")
 
 
 def test_rows_are_in_layer_order() -> None:
@@ -75,6 +82,7 @@ def test_rows_are_in_layer_order() -> None:
 
 @pytest.mark.parametrize("unit,allowed", TABLE, ids=[u for u, _ in TABLE])
 def test_unit_imports_exactly_its_row(unit: str, allowed: set[str]) -> None:
+    _, IMPORTS, _, GRAPH = _scanned()
     actual = set(GRAPH.get(unit, {}))
     extra = {}
     for d in sorted(actual - allowed):
@@ -95,6 +103,7 @@ CHOSEN_AT_RUN_TIME = {
 
 def test_every_dynamic_import_is_visible() -> None:
     # an import_module / __import__ whose module name is not in the source hides an edge
+    UNRESOLVED = _scanned()[2]
     hidden = [f"{x.source} line {x.line}: {x.text}" for x in UNRESOLVED
               if x.source not in CHOSEN_AT_RUN_TIME]
     assert not hidden, "\n".join(hidden)
@@ -102,10 +111,11 @@ def test_every_dynamic_import_is_visible() -> None:
 
 
 def test_no_cycles() -> None:
-    assert G.cycles(GRAPH) == []
+    assert G.cycles(_scanned()[3]) == []
 
 
 def test_only_the_parser_imports_lark_and_nothing_imports_torch() -> None:
+    IMPORTS = _scanned()[1]
     lark = {i.source for i in IMPORTS if i.target.split(".")[0] == "lark"}
     assert lark and lark <= {"tsjit.frontend.parser", "tsjit.frontend._parser_cache"}, lark
     torch = [f"{i.source} line {i.line}" for i in IMPORTS if i.target.split(".")[0] == "torch"]
@@ -147,7 +157,7 @@ def test_the_graph_command_runs() -> None:
                          capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()
     assert "cycles: none" in lines
-    assert {line.split()[0] for line in lines[:lines.index("cycles: none")]} == G.units(SOURCES)
+    assert {line.split()[0] for line in lines[:lines.index("cycles: none")]} == G.units(_scanned()[0])
 
 
 def test_import_never_imports_torch_or_lark():

@@ -15,7 +15,7 @@ def _identical(a, b) -> bool:
     return same_value(a.value, b.value)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(programs())
 def test_tiers_agree_with_each_other_and_cpython(program):
     expected = run_python(program.source, program.args, program.name)

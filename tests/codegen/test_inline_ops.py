@@ -122,7 +122,7 @@ def _render(name: str, values: list, constants: tuple):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,constants", CASES, ids=[f"{n}{c or ''}" for n, c in CASES])
-@settings(max_examples=150)
+@settings(max_examples=40)
 @given(data=st.data())
 def test_inline_form_matches_kernel(name, constants, data):
     o = registry.find(name)
