@@ -6,7 +6,8 @@ Per model, in one process: `tsjit.load` time, the first call's time (tsjit compi
 the first call pays the parse and compilation), whether the outputs match PyTorch's recorded
 ones, and the steady-state time of tsjit and of torch.jit — the two called in turn, best of
 `--repeat`, after warm-up calls. Then, in fresh processes (tsjit's never imports torch),
-`import` + load + first call, and the peak RSS of that process; tsjit's and torch's processes
+`import` + load + first call, and the peak RSS of that process (torch's imports torchvision too
+where the archive needs its operators); tsjit's and torch's processes
 take turns, best of `--fresh`, after one untimed process each. The children may write Python's
 bytecode caches (PYTHONDONTWRITEBYTECODE is dropped): an installed tsjit has them, as an
 installed torch does, and without them every process would compile tsjit's ~140 modules. `--resave` adds whether tsjit's re-save runs in PyTorch with the
@@ -34,7 +35,8 @@ from typing import Any, Callable  # noqa: E402
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # The fresh process: its clock starts before the library's import; reading the recorded
-# inputs is not timed. Prints one JSON line. argv: library ("tsjit" or "torch"), model folder.
+# inputs is not timed. Prints one JSON line. argv: library ("tsjit" or "torch"), model folder,
+# "tv" when torch must import torchvision (its C++ operators, through the zoo's shim) to load.
 _CHILD = r"""
 import os, sys, time, pickle, json
 t0 = time.perf_counter()
@@ -45,6 +47,9 @@ if lib == "tsjit":
 else:
     import torch as L
     L.set_num_threads(1)
+    if sys.argv[3:] == ["tv"]:
+        from tests.helpers.zoo_generate import import_torchvision
+        import_torchvision()
     L.set_grad_enabled(False)
     load, from_numpy = L.jit.load, L.from_numpy
 t1 = time.perf_counter()
@@ -90,13 +95,14 @@ def best_of_interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[
     return best
 
 
-def fresh_process(lib: str, folder: str, timeout: float = 600) -> dict:
-    """Import + load + first call of `folder`'s model by `lib` in a new Python process."""
+def fresh_process(lib: str, folder: str, timeout: float = 600, tv: bool = False) -> dict:
+    """Import + load + first call of `folder`'s model by `lib` in a new Python process
+    (`tv`: torch imports torchvision too, which archives of detection models need)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder], capture_output=True,
-                       text=True, env=env, timeout=timeout)
+    r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder] + (["tv"] if tv else []),
+                       capture_output=True, text=True, env=env, timeout=timeout)
     if r.returncode != 0:
         raise RuntimeError((r.stderr.strip().splitlines() or ["?"])[-1])
     return json.loads(r.stdout.strip().splitlines()[-1])
@@ -148,11 +154,17 @@ def measure(case, repeat: int, fresh: int, resave: bool) -> dict:
     if fresh:
         try:
             runs: dict[str, list[dict]] = {"tsjit": [], "torch": []}
-            for lib in runs:
-                fresh_process(lib, folder)      # bytecode caches written, files in memory
+            # the first processes write bytecode caches and bring the files into memory
+            fresh_process("tsjit", folder)
+            try:
+                fresh_process("torch", folder)
+                tv = False
+            except RuntimeError:        # torchvision's operators are needed
+                fresh_process("torch", folder, tv=True)
+                tv = True
             for _ in range(fresh):
                 for lib in runs:
-                    runs[lib].append(fresh_process(lib, folder))
+                    runs[lib].append(fresh_process(lib, folder, tv=tv and lib == "torch"))
             for lib, rs in runs.items():
                 row[f"{lib}_cold_ms"] = min(r["total"] for r in rs) * 1e3
                 row[f"{lib}_rss_mb"] = min(r["rss_mb"] for r in rs)
