@@ -1,7 +1,9 @@
-"""A torch.save checkpoint written by tsjit.save, for the commands that must recognise one:
-{"w": float32 2x3, "b": int64 4}."""
+"""Files for the command line's tests: a torch.save checkpoint written by tsjit.save
+({"w": float32 2x3, "b": int64 4}) and a model-zoo archive (skipped without PyTorch)."""
 import numpy as np
 import pytest
+
+from tests.helpers.cli import zoo_archive
 
 
 @pytest.fixture(scope="session")
@@ -11,3 +13,8 @@ def checkpoint(tmp_path_factory):
     tsjit.save({"w": tsjit.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3)),
                 "b": tsjit.from_numpy(np.arange(4, dtype=np.int64))}, str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def zoo():
+    return zoo_archive()

@@ -1,17 +1,15 @@
 """`tsjit info`: text and JSON summaries, the JSON checked against docs/cli.md's schema."""
 import json
-import re
 
 import pytest
 
 from tests.helpers.corpus import case_path
 
-from tests.helpers.cli import ROOT, tsjit, with_renamed_operator
+from tests.helpers.cli import ROOT, doc_schema, tsjit, with_renamed_operator
 
 
 def _schema():
-    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    return json.loads(re.search(r"## `tsjit info --json`.*?```json\n(.*?)```", text, re.S)[1])
+    return doc_schema("tsjit info --json")
 
 
 def _validated(*args):
@@ -55,3 +53,23 @@ def test_checkpoints_zip_and_legacy(checkpoint):
     assert _validated(legacy)["kind"] == "checkpoint-legacy"
     text = tsjit("info", checkpoint).stdout
     assert "torch.save checkpoint (zip)" in text and "int64 1 (32 bytes)" in text
+
+
+def test_info_reads_no_tensor_data_and_compiles_nothing(monkeypatch):
+    """The summary comes from the zip directory, data.pkl and the code's text."""
+    from tsjit.cli import info
+    from tsjit.serialize import ArchiveReader
+    from tsjit.ir import function
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("info read tensor data or compiled a method")
+    monkeypatch.setattr(ArchiveReader, "storage_view", refuse)
+    monkeypatch.setattr(ArchiveReader, "readinto", refuse)
+    monkeypatch.setattr(function.Function, "graph", property(refuse))
+    path = case_path("model_mlp")
+    fast = info.summarize(path)
+    monkeypatch.undo()
+    import tsjit as T
+    m = T.jit.load(path)
+    assert [d["name"] for d in fast["modules"]] == [n for n, _ in m.named_modules()]
+    assert fast["tensors"]["parameters"]["count"] == len(list(m.parameters()))

@@ -59,10 +59,17 @@ def test_errors_are_one_line_and_debug_shows_the_traceback(tmp_path):
     assert debug.stderr.splitlines()[-1].startswith("tsjit: error: ")
 
 
-def test_a_checkpoint_is_named_by_every_command(checkpoint):
-    for command in ("code", "graph", "run", "roundtrip"):
+def test_a_checkpoint_is_named_by_every_command(checkpoint, tmp_path):
+    """Commands that need code explain a checkpoint; the others handle it."""
+    for command in ("check", "code", "graph", "run", "roundtrip"):
         proc = tsjit(command, checkpoint)
         assert proc.returncode == 1
         assert "torch.save checkpoint" in proc.stderr and f"tsjit {command}" in proc.stderr
     listed = tsjit("list", checkpoint)
     assert listed.returncode == 0 and "a torch.save checkpoint (zip, 2 storages)" in listed.stdout
+    handled = {"info": [], "weights": [], "show": [], "diff": [checkpoint],
+               "report": ["-o", tmp_path / "r.html"], "convert": [tmp_path / "c.pt"]}
+    assert set(handled) | {"check", "code", "graph", "run", "roundtrip", "list"} == set(COMMANDS)
+    for command, more in handled.items():
+        proc = tsjit(command, checkpoint, *more)
+        assert proc.returncode == 0, (command, proc.stderr)

@@ -54,3 +54,34 @@ def test_npz_inputs_and_literals(tmp_path):
     assert from_npz.returncode == 0, from_npz.stderr
     assert from_npz.stdout == tsjit("run", case_path("model_mlp"), "-m", "hidden",
                                     tmp_path / "x.npy").stdout
+
+
+def test_inputs_keep_their_order_and_tuples_are_checked(tmp_path):
+    """Literals, .npy files and --random tensors are the method's arguments in the order given."""
+    source = tmp_path / "tuple_model.py"
+    source.write_text(
+        "from typing import List, Tuple\n"
+        "import tsjit\nimport tsjit.nn as nn\n\n\n"
+        "class M(nn.Module):\n"
+        "    def forward(self, p: Tuple[int, int], x: tsjit.Tensor, xs: List[float]) -> Tuple[int, tsjit.Tensor]:\n"
+        "        return p[0] * p[1], x * xs[0]\n")
+    import importlib.util
+    import tsjit as T
+    spec = importlib.util.spec_from_file_location("tuple_model", source)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    path = tmp_path / "m.pt"
+    T.save(T.script(mod.M()), str(path))
+    x = tmp_path / "x.npy"
+    np.save(x, np.arange(3, dtype=np.float32))
+    ok = tsjit("run", path, "(3, 4)", x, "[2.0]", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout) == [12, {"dtype": "float32", "shape": [3], "data": [0.0, 2.0, 4.0]}]
+    rand = tsjit("run", "-m", "forward", path, "(1, 2)", "--random", "2x3", "[1.0]", "--json", "--seed", "3")
+    assert rand.returncode == 0, rand.stderr
+    assert json.loads(rand.stdout)[1]["shape"] == [2, 3]
+    for args, message in ((["(1, 2, 3)", x, "[1.0]"], "input p of forward: expected (int, int), got (1, 2, 3)"),
+                          (["(1, 2.5)", x, "[1.0]"], "expected (int, int), got 2.5"),
+                          (["--random", "2", "(1, 2)", "[1.0]"], "input p of forward: expected (int, int)")):
+        bad = tsjit("run", path, *args)
+        assert bad.returncode == 1 and message in bad.stderr, bad.stderr

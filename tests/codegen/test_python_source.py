@@ -9,6 +9,7 @@ import pytest
 import tsjit
 from tsjit.codegen import generated_source
 from tsjit.codegen.compiler import compile_function
+from tsjit.codegen.python_source import CALLER_GLOBALS, HELPER_LOCALS
 
 SOURCE = '''
 def collatz(n: int) -> int:
@@ -75,17 +76,18 @@ def test_small_callee_is_inlined_and_its_tuple_dissolves(cu):
     assert "pair" not in text
 
 
-def test_names_are_identifiers_and_only_literals_are_inlined(cu):
+@pytest.mark.parametrize("budgeted", [False, True])
+def test_names_are_identifiers_and_only_literals_are_inlined(cu, budgeted):
     for name in ("collatz", "tokens", "quoting", "floats"):
-        gen = generated_source(getattr(cu, name).function)
+        gen = generated_source(getattr(cu, name).function, budgeted)
         tree = ast.parse(gen.source)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
                 assert node.id.isidentifier()
                 # every global is one of the bound objects or one of the few builtins
                 if node.id.startswith("_") and node.id != "_":
-                    assert node.id in gen.namespace or node.id == "_locate" or \
-                        node.id.startswith("_loop"), node.id
+                    assert node.id in gen.namespace or node.id in CALLER_GLOBALS or \
+                        node.id in HELPER_LOCALS or node.id.startswith("_loop"), node.id
             if isinstance(node, ast.Constant):
                 assert isinstance(node.value, (int, float, str, bool, type(None)))
         assert not any(isinstance(n, (ast.Import, ast.ImportFrom, ast.Lambda)) for n in ast.walk(tree))

@@ -9,6 +9,7 @@ from tsjit.frontend import ast as A
 from tsjit.frontend import parser as P
 from tsjit.frontend.parser import parse, parse_class, parse_def, parse_expr
 from tsjit.ir.diagnostics import ParseError
+from tsjit.ir.limits import Limits, use_limits
 from tests.helpers.parse_errors import ERRORS
 from tests.helpers.unparse import dump
 
@@ -86,9 +87,11 @@ def test_expression_shapes(text: str, expected: str) -> None:
 
 
 def test_big_and_special_numbers() -> None:
-    big = "1" * 5000  # beyond int()'s default digit limit
-    assert parse_expr(big).value == int(big[:2000]) * 10 ** 3000 + int(big[2000:])
-    assert parse_expr("123456789012345678901234567890").value == 123456789012345678901234567890
+    for big in ("1" * 5000, "123456789012345678901234567890", "9223372036854775808", "0x8000000000000001"):
+        with pytest.raises(ParseError, match="Integral constant out of range"):
+            parse_expr(big)   # integers are int64, as in PyTorch
+    assert parse_expr("9223372036854775807").value == (1 << 63) - 1
+    assert parse_expr("-9223372036854775808").operand.value == 1 << 63   # negated: int64's least
     assert type(parse_expr("1").value) is int and type(parse_expr("1.").value) is float
     assert parse_expr("0").value == 0 and parse_expr("00").value == 0
 
@@ -277,7 +280,8 @@ def test_every_grammar_rule_has_a_builder() -> None:
 
 def test_deep_nesting_does_not_recurse() -> None:
     depth = 2000  # the builder runs inside lark's reductions: no tree walk to overflow
-    e = parse_expr("(" * depth + "x" + ")" * depth + " + 1" * depth)
+    with use_limits(Limits(max_source_depth=depth + 1)):  # the tree is that deep
+        e = parse_expr("(" * depth + "x" + ")" * depth + " + 1" * depth)
     assert isinstance(e, A.BinOp) and e.range.text.endswith("+ 1")
 
 

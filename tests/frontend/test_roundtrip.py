@@ -22,7 +22,7 @@ CMPOPS = ["==", "!=", "<", "<=", ">", ">=", "is", "is_not", "in", "not_in"]
 
 names = NAMES.map(lambda s: A.Name(R, s))
 numbers = st.one_of(
-    st.integers(min_value=0, max_value=2**80),
+    st.integers(min_value=0, max_value=2**63 - 1),   # literals are int64 (beyond: a ParseError)
     st.floats(min_value=0, allow_nan=False, allow_infinity=False),
     st.floats(min_value=0, allow_nan=False, allow_infinity=False).map(lambda x: complex(0, x)),
 ).map(lambda v: A.Constant(R, v))

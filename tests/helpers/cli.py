@@ -32,3 +32,27 @@ def with_renamed_operator(tmp_path: Path) -> Path:
             w.write_record(name, data)
     assert renamed, "model_mlp no longer calls torch.relu"
     return out
+
+
+def zoo_archive(name: str = "tv_resnet18") -> Path:
+    """A model-zoo archive (torch.jit.save of a torchvision model), generated into the zoo's
+    cache when missing; the test is skipped when PyTorch or torchvision is absent."""
+    import pytest
+    pytest.importorskip("torch", reason="the zoo's archives are written by PyTorch")
+    from tests.helpers import zoo_generate
+    from tests.helpers.zoo_models import CASES
+    case = next(c for c in CASES if c.name == name)
+    why = zoo_generate.missing_library(case.library)
+    if why:
+        pytest.skip(why)
+    return Path(zoo_generate.ensure(name)) / "model.pt"
+
+
+def doc_schema(heading: str) -> dict:
+    """The JSON schema under `## heading` of docs/cli.md."""
+    import json
+    import re
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    found = re.search(rf"## `{re.escape(heading)}`.*?```json\n(.*?)```", text, re.S)
+    assert found, f"docs/cli.md has no schema under {heading}"
+    return json.loads(found[1])

@@ -5,13 +5,15 @@ import argparse
 import sys
 from typing import Optional
 
-from . import check, code, graph, info, list_records, roundtrip, run, weights
+from . import check, code, convert, diff, graph, info, list_records, report, roundtrip, run, show, weights
 from .boundary import OK, USAGE, run_guarded
 
-# Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code;
-# they import what they need inside run(), so this list costs nothing to import.
-COMMANDS = {"info": info, "check": check, "list": list_records, "code": code, "graph": graph, "run": run,
-            "roundtrip": roundtrip, "weights": weights}
+# Each command module has HELP, EXAMPLE, add_arguments(parser) and run(args) -> exit code
+# (optionally EXIT_NOTE, what its exit code 1 also means, and rewrite_argv); they import
+# what they need inside run(), so this list costs nothing to import.
+COMMANDS = {"info": info, "check": check, "list": list_records, "show": show, "code": code,
+            "graph": graph, "run": run, "weights": weights, "diff": diff, "convert": convert,
+            "report": report, "roundtrip": roundtrip}
 
 EPILOG = """exit codes: 0 ok, 1 error (one line `tsjit: error: ...`), 2 usage error.
 --debug (anywhere) shows the Python traceback of an error.
@@ -40,7 +42,8 @@ def command_parser(name: str) -> tuple[argparse.ArgumentParser, object]:
     module = COMMANDS[name]
     p = argparse.ArgumentParser(prog=f"tsjit {name}", description=module.HELP,
                                 epilog=f"example:\n  {module.EXAMPLE}\n\n"
-                                       "exit codes: 0 ok, 1 error, 2 usage error",
+                                       "exit codes: 0 ok, 1 error, 2 usage error"
+                                       + getattr(module, "EXIT_NOTE", ""),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     module.add_arguments(p)
@@ -61,6 +64,9 @@ def _main(argv: list[str]) -> int:
     top = _top_parser()
     top.parse_args(argv[:at + 1])       # --version, --help, a known command name
     parser, module = command_parser(argv[at])
+    rest = argv[:at] + argv[at + 1:]
+    # a command may rewrite its arguments first (`run` keeps --random inputs in their place)
+    rest = getattr(module, "rewrite_argv", lambda a: a)(rest)
     # intermixed: `tsjit run ARCHIVE -m METHOD INPUT` as well as `tsjit run -m METHOD ARCHIVE INPUT`
-    args = parser.parse_intermixed_args(argv[:at] + argv[at + 1:])
+    args = parser.parse_intermixed_args(rest)
     return run_guarded(lambda: module.run(args), debug=args.debug)

@@ -8,6 +8,7 @@ from .files import archive_only
 
 HELP = "compile every method; list unsupported operators and constructs (exit 1 if any)"
 EXAMPLE = "tsjit check model.pt"
+EXIT_NOTE = "; here 1 also: a method would not run"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

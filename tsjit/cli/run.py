@@ -4,15 +4,13 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from typing import Any
 
 from ..ir.diagnostics import TsjitError
-from .files import archive_only
+from .files import archive_only, replacing
 
 HELP = "run a method on inputs: .npy/.npz files, Python literals, --random tensors"
 EXAMPLE = "tsjit run model.pt -m forward x.npy 3 --random 1x3:float32 -o out.npz --repeat 5"
@@ -25,8 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=".npy file, .npz file (each array one input) or a Python literal")
     p.add_argument("-m", "--method", default="forward", help="method name (default: forward)")
     p.add_argument("--random", action="append", default=[], metavar="SHAPE[:DTYPE]",
-                   help="a random normal tensor input, e.g. 2x3 or 2x3:float64 (after the "
-                        "positional inputs; repeatable)")
+                   help="a random normal tensor input, e.g. 2x3 or 2x3:float64, in its place "
+                        "among the inputs (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of --random (default 0)")
     p.add_argument("-o", "--output", metavar="OUT.npz",
                    help="write the result's tensors to an .npz file (names out, out.0, out.key)")
@@ -35,11 +33,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="call N times; print the first call's and the median time on stderr")
 
 
-def read_inputs(items: list[str]) -> list[Any]:
-    """The method's arguments: arrays from .npy/.npz files, anything else a Python literal."""
+# `--random SPEC` becomes this prefix + SPEC among the positional arguments before parsing,
+# so that it keeps its place among the inputs (argparse gathers options apart). No argument
+# can hold a NUL character, so no user input is mistaken for one.
+_RANDOM = "\0random:"
+
+
+def rewrite_argv(argv: list[str]) -> list[str]:
+    """The command line with each `--random SPEC` turned into a positional input."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--random" and i + 1 < len(argv):
+            out.append(_RANDOM + argv[i + 1])
+            i += 2
+            continue
+        out.append(_RANDOM + a[len("--random="):] if a.startswith("--random=") else a)
+        i += 1
+    return out
+
+
+def read_inputs(items: list[str], rng: Any = None) -> list[Any]:
+    """The method's arguments: arrays from .npy/.npz files, random tensors, anything else a
+    Python literal."""
     import numpy as np
     inputs: list[Any] = []
     for item in items:
+        if item.startswith(_RANDOM):
+            inputs.append(random_input(item[len(_RANDOM):], rng))
+            continue
         if not item.endswith((".npy", ".npz")):
             try:
                 inputs.append(ast.literal_eval(item))
@@ -164,30 +187,30 @@ def to_json(value: Any) -> Any:
 def write_npz(path: str, arrays: list[tuple[str, Any]]) -> None:
     """Write arrays to `path` through a temporary name, so no half-written file remains."""
     import numpy as np
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix=".npz", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
+    with replacing(path) as tmp:
+        with open(tmp, "wb") as f:
             np.savez(f, **dict(arrays))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, check the inputs against the schema, call the method, print or save the result."""
     import numpy as np
     from ..jit import load
-    archive_only(args.archive, "run")
+    # the archive is the first argument that is not an input (a --random may come first)
+    items = [args.archive] + args.inputs
+    at = next((i for i, a in enumerate(items) if not a.startswith(_RANDOM)), None)
+    if at is None:
+        raise TsjitError("tsjit run needs an archive")
+    archive = items.pop(at)
+    archive_only(archive, "run")
     if args.repeat < 1:
         raise TsjitError(f"--repeat {args.repeat}: must be at least 1")
     rng = np.random.default_rng(args.seed)
-    inputs = read_inputs(args.inputs) + [random_input(s, rng) for s in args.random]
-    m = load(args.archive)
+    inputs = read_inputs(items, rng)     # (--random inputs are among them: rewrite_argv)
+    m = load(archive)
     methods = m._c.type.methods
     if args.method not in methods:
-        raise TsjitError(f"{args.archive} has no method {args.method!r} on its top module "
+        raise TsjitError(f"{archive} has no method {args.method!r} on its top module "
                          f"({m._c.type.qualified_name}); it has: {', '.join(sorted(methods))}")
     check_arguments(args.method, methods[args.method].schema, inputs)
     call = getattr(m, args.method)

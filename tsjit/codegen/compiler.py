@@ -10,6 +10,9 @@ from typing import Any, Callable
 
 from ..interpreter.errors import located
 from ..ir import Function
+from ..ir.diagnostics import TsjitError
+from ..ir.gc_pause import gc_paused
+from ..ir.limits import CHECK_EVERY, current_deadline, check_deadline
 from .optimize import optimized_graph
 from .python_source import Generated, generate
 
@@ -19,16 +22,24 @@ _BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexEr
 _IDENT = re.compile(r"[^0-9A-Za-z_]")
 
 
-def generated_source(fn: Function) -> Generated:
+def generated_source(fn: Function, budgeted: bool = False) -> Generated:
     """The Python source (and its namespace and line map) the codegen tier makes for `fn`."""
     name = "f_" + _IDENT.sub("_", fn.qualified_name)
-    return generate(name, optimized_graph(fn))
+    return generate(name, optimized_graph(fn), budgeted)
 
 
-def compile_function(fn: Function) -> Callable[[list], Any]:
-    """`fn` as a Python function of its argument list, raising as the interpreter does."""
-    gen = generated_source(fn)
-    filename = f"<tsjit {fn.qualified_name}>"
+def _tick() -> int:
+    """Check the execution budget; the loop iterations until the next check."""
+    check_deadline()
+    return CHECK_EVERY
+
+
+@gc_paused()
+def compile_function(fn: Function, budgeted: bool = False) -> Callable[[list], Any]:
+    """`fn` as a Python function of its argument list, raising as the interpreter does
+    (`budgeted`: the variant that checks the execution budget, see python_source)."""
+    gen = generated_source(fn, budgeted)
+    filename = f"<tsjit {fn.qualified_name}{' (budgeted)' if budgeted else ''}>"
     locations = gen.locations
     qualified = fn.qualified_name
 
@@ -37,11 +48,24 @@ def compile_function(fn: Function) -> Callable[[list], Any]:
             locations[lineno] is not None else (None, ())
         return located(err, qualified, rng, callstack)
 
+    variant: list[Callable[[list], Any]] = []
+
+    def run_budgeted(args: list) -> Any:
+        if not variant:
+            variant.append(compile_function(fn, budgeted=True))
+        return variant[0](args)
+
     # `__name__` attributes warnings from generated code to tsjit (see kernel_util's filter).
     namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
-                     __name__="tsjit.codegen.generated")
+                     __name__="tsjit.codegen.generated", _budgeted=run_budgeted,
+                     _deadline=current_deadline, _tick=_tick)
     generic = gen.source.replace(f"def {gen.name}(args):", f"def {_GENERIC}(args):", 1)
-    exec(_compiled(generic), namespace)   # noqa: S102 - source built from IR
+    try:
+        code = _compiled(generic)
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:  # limits of Python's compiler
+        raise TsjitError(f"Python cannot compile the code generated for '{qualified}': "
+                         f"{type(err).__name__}: {err}") from None
+    exec(code, namespace)   # noqa: S102 - source built from IR
     f = namespace[_GENERIC]
     f.__code__ = f.__code__.replace(co_name=gen.name, co_qualname=gen.name, co_filename=filename)
     f.__name__ = f.__qualname__ = gen.name

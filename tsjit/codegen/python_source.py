@@ -9,7 +9,15 @@ emitted with `repr`, every other constant is a bound object.
 
 A pure expression used once, in the same block, is folded into its user when that keeps
 the order in which the graph evaluates things (its pending values are the last ones
-defined, consumed in definition order); otherwise it is assigned where it stood.
+defined, consumed in definition order) and the folded expression nests at most
+`MAX_FOLD_DEPTH` levels; otherwise it is assigned where it stood. Python's own parser
+refuses deeper expressions and blocks (`MAX_BLOCK_DEPTH`, `MAX_LOOP_DEPTH`); a graph
+nested deeper than those is a TsjitError, and the function stays interpreted.
+
+Each function comes in two variants: the usual one, and a budgeted one (made when first
+needed) that checks the execution budget on entry and every `CHECK_EVERY` loop iterations;
+the usual one starts by handing its call to the budgeted one when a budget is in force, so
+code run without a budget pays one context-variable read per call and nothing per iteration.
 
 Every line records the node it came from, so an exception raised on a line is reported
 at that node's source range with the frames of the calls it was inlined through.
@@ -33,11 +41,21 @@ from ..ir.node_kinds import prim
 from .inline_ops import TEMPLATES, Context, Inline
 
 Location = tuple[Optional[SourceRange], tuple]
+
+# Python's tokenizer allows 200 nested brackets and 100 indentation levels, and its
+# compiler 20 nested loops and try blocks (the generated function's `try` is one).
+MAX_FOLD_DEPTH = 40
+MAX_BLOCK_DEPTH = 90
+MAX_LOOP_DEPTH = 18
 _IDENT = re.compile(r"[^0-9A-Za-z_]")
 _ATOM = re.compile(r"^(?:[A-Za-z_][0-9A-Za-z_]*|-?[0-9.e+]+|'[^'\\]*'|True|False|None)$")
 # A loop bound this large is TorchScript's "no bound" (while loops).
 _UNBOUNDED = 1 << 62
 _INDENT = "    "
+# Globals the generated function reads that the compiler binds (not in `Generated.namespace`),
+# and the locals it makes besides value names.
+CALLER_GLOBALS = ("_locate", "_budgeted", "_deadline", "_tick")
+HELPER_LOCALS = ("_left",)
 
 
 @dataclass
@@ -71,8 +89,9 @@ def call_interface(name: str, args: list) -> Any:
 
 
 class _Source(Context):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, budgeted: bool = False) -> None:
         self.name = name
+        self.budgeted = budgeted
         self.lines: list[str] = []
         self.locations: list[Optional[Location]] = [None]       # line numbers start at 1
         self.namespace: dict[str, Any] = {}
@@ -80,8 +99,11 @@ class _Source(Context):
         self.names: dict[Value, str] = {}
         self.aliases: dict[Value, str] = {}     # values that are another value's expression
         self.pending: list[tuple[Value, str]] = []
+        self.fold_depth: dict[Value, int] = {}  # how deeply a pending expression nests
+        self.folded = 0   # the deepest expression the last `operands` folded in
         self.depth = 0
         self.loops = 0
+        self.loop_depth = 0
         self.node: Optional[Node] = None
         self.drops = Releases()
 
@@ -154,11 +176,14 @@ class _Source(Context):
         taken = dict((id(pv), e) for pv, e in self.pending[len(self.pending) - len(used):])
         if used:
             del self.pending[len(self.pending) - len(used):]
+            self.folded = max(self.fold_depth.pop(v, 1) for v in used)
         return [taken[id(v)] if id(v) in taken else self.atom(v) for v in values]
 
     def flush(self) -> None:
         """Assign every pending expression to its name, in order."""
         pending, self.pending = self.pending, []
+        self.fold_depth.clear()
+        self.folded = 0
         for v, e in pending:
             self.emit(f"{self.local(v)} = {e}")
 
@@ -217,9 +242,11 @@ class _Source(Context):
     def result(self, n: Node, text: str, pure: bool) -> None:
         """Give `n`'s single output the expression `text` (folded later or assigned now)."""
         v = n.output()
+        depth, self.folded = self.folded + 1, 0
         if pure and len(v.uses) == 1 and v.uses[0].user.owning_block is n.owning_block \
-                and v.uses[0].user.kind != prim.Loop:
+                and v.uses[0].user.kind != prim.Loop and depth <= MAX_FOLD_DEPTH:
             self.pending.append((v, text))
+            self.fold_depth[v] = depth
         else:
             self.flush()
             self.emit(f"{self.local(v)} = {text}")
@@ -304,12 +331,21 @@ class _Source(Context):
         elif pairs:
             self.emit(f"{', '.join(t for t, _ in pairs)} = {', '.join(e for _, e in pairs)}")
 
-    def nested(self, b: Block, targets: list[str], values: list[Value]) -> None:
+    def nested(self, b: Block, targets: list[str], values: list[Value], loop: bool = False) -> None:
         """Emit block `b` one level deeper, then assign `values` to `targets`."""
         outer, self.pending = self.pending, []
+        outer_depths, self.fold_depth = self.fold_depth, {}
         self.depth += 1
+        if self.depth > MAX_BLOCK_DEPTH or self.loop_depth > MAX_LOOP_DEPTH:
+            raise TsjitError("blocks nest too deeply for generated Python "
+                             f"({MAX_BLOCK_DEPTH} levels, {MAX_LOOP_DEPTH} loops at most)",
+                             self.node.source_range if self.node is not None else None)
         start = len(self.lines)
         node = self.node
+        if loop and self.budgeted:
+            self.emit("_left -= 1")
+            self.emit("if not _left:")
+            self.emit(f"{_INDENT}_left = _tick()")
         self.release(self.drops.at_start.get(b))
         self.block(b)
         self.node = node
@@ -317,7 +353,7 @@ class _Source(Context):
         if len(self.lines) == start:
             self.emit("pass")
         self.depth -= 1
-        self.pending = outer
+        self.pending, self.fold_depth = outer, outer_depths
 
     def if_(self, n: Node) -> None:
         (cond,) = self.operands([n.input(0)])
@@ -347,7 +383,9 @@ class _Source(Context):
         if _constant(n.input(1)) is True and _constant(cond_out) is True:
             self.emit("while True:" if unbounded and not trip.uses else
                       f"for {counter} in range({max_trip}):")
-            self.nested(body, targets, list(body.outputs[1:]))
+            self.loop_depth += 1
+            self.nested(body, targets, list(body.outputs[1:]), loop=True)
+            self.loop_depth -= 1
             return
         self.loops += 1
         cond = f"_loop{self.loops}"
@@ -357,7 +395,9 @@ class _Source(Context):
             self.emit(f"{counter} = 0")
         self.emit(f"{cond} = {cond0}")
         self.emit(f"while {cond}{'' if unbounded else f' and {counter} < {max_trip}'}:")
-        self.nested(body, [cond] + targets, list(body.outputs))
+        self.loop_depth += 1
+        self.nested(body, [cond] + targets, list(body.outputs), loop=True)
+        self.loop_depth -= 1
         if counted:
             self.depth += 1
             self.emit(f"{counter} += 1")
@@ -382,12 +422,20 @@ def _slot(n: Node) -> int:
     return i
 
 
-def generate(name: str, graph: Graph) -> Generated:
-    """Python source for `graph` as a function `name(args)` taking its inputs as a list."""
-    src = _Source(name)
+def generate(name: str, graph: Graph, budgeted: bool = False) -> Generated:
+    """Python source for `graph` as a function `name(args)` taking its inputs as a list
+    (its budgeted variant if `budgeted`; the usual one calls `_budgeted(args)` under a
+    budget). Its globals `_locate`, `_budgeted`, `_deadline` and `_tick` are the
+    caller's to bind."""
+    src = _Source(name, budgeted)
     src.drops = releases(graph)
     src.emit(f"def {name}(args):")
     src.depth = 1
+    if budgeted:
+        src.emit(f"_left = _tick()")
+    else:
+        src.emit("if _deadline() is not None:")
+        src.emit(f"{_INDENT}return _budgeted(args)")
     if graph.inputs:
         src.emit(f"{''.join(src.local(v) + ', ' for v in graph.inputs)}= args")
     src.emit("try:")

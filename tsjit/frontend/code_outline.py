@@ -165,8 +165,8 @@ def _declaration(src: Source, code: int, stop: int) -> Optional[A.Stmt]:
         return None     # not one line, or more than one statement
     if line == "pass":
         return A.Pass(SourceRange(src, code, end))
-    if line.startswith("class "):
-        return None     # nested classes: the parser's
+    if line.startswith(("class ", "@")):
+        return None     # nested classes and decorators: the parser's
     return A.DeclSpan(SourceRange(src, code, end), "stmt", "", None)
 
 

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from ..ir import CompilationUnit, Function, Graph, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.limits import check_deadline
 from ..ir.passes import (CLEANUP, constant_propagation, exit_transform, run_pipeline,
                          run_to_fixed_point)
 from ..ops import registry
@@ -174,6 +175,7 @@ class FunctionCompiler(Emitter):
             self.emit_stmt(s)
 
     def emit_stmt(self, s: ast.Stmt) -> None:
+        check_deadline()   # compiling on a first call spends that call's budget
         method = getattr(self, "stmt_" + type(s).__name__, None)
         if method is None:
             raise CompileError(f"{type(s).__name__} statements are not supported", s.range)
@@ -672,11 +674,14 @@ def _contains_return(stmts: Any) -> bool:
 
 
 def _walk_stmts(s: ast.Stmt) -> Any:
-    yield s
-    for attr in ("body", "orelse"):
-        for inner in getattr(s, attr, ()) or ():
-            if not isinstance(inner, (ast.Def, ast.ClassDef)):
-                yield from _walk_stmts(inner)
+    stack = [s]   # not recursive: nesting depth is the input's
+    while stack:
+        s = stack.pop()
+        yield s
+        for attr in ("orelse", "body"):
+            for inner in reversed(getattr(s, attr, ()) or ()):
+                if not isinstance(inner, (ast.Def, ast.ClassDef)):
+                    stack.append(inner)
 
 
 def _default_as(default: Any, t: T.Type) -> Any:

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Optional
 from . import _parser_cache
 from . import ast as A
 from ..ir.diagnostics import ParseError, Source, SourceRange
+from .nesting import check_nesting
 
 __all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 
@@ -74,6 +75,8 @@ class _LexState:
         # id(node) -> (node, start, end) of a parenthesised expression: the node keeps its
         # own range (as in Python's ast) but its parent's range covers the parentheses.
         self.parens: dict[int, tuple[Any, int, int]] = {}
+        # Literals equal to 2**63, valid only negated (-2**63 is int64's least value).
+        self.edge_ints: dict[int, A.Constant] = {}
 
 
 def _keyword_message(tok: Any, text: str) -> str:
@@ -455,7 +458,10 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
         saved = _builder.enter(src, base, len(text), st)
         _postlexer.state = st
         try:
-            return _driver.parse(_postlexer.process(_driver.tokens(text)), start)
+            tree = _driver.parse(_postlexer.process(_driver.tokens(text)), start)
+            if st.edge_ints:   # 2**63 not negated
+                raise ParseError(INT_RANGE, next(iter(st.edge_ints.values())).range)
+            return tree
         except ParseError:
             raise
         except _SyntaxErr as e:
@@ -496,7 +502,14 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
 
 def parse(text: str, filename: str = "<string>", starting_line: int = 1) -> A.Module:
     """Parse a whole file (an archive `code/` file or a user's source) into a Module."""
-    return _parse(text, "file_input", Source(text, filename, starting_line))
+    return _checked(_parse(text, "file_input", Source(text, filename, starting_line)))
+
+
+def _checked(tree: Any) -> Any:
+    # Every tree the public functions return is checked once, here: nothing after the
+    # parser may meet a tree nested past the source-depth limit.
+    check_nesting(tree)
+    return tree
 
 
 def _parse_single(text: str, filename: str, starting_line: int, kind: type, what: str) -> Any:
@@ -506,7 +519,7 @@ def _parse_single(text: str, filename: str, starting_line: int, kind: type, what
 def _parse_single_in(src: Source, start: int, end: int, kind: type, what: str) -> Any:
     # No dedent: the post-lexer takes the first line's indentation as the base level, so
     # ranges (and triple-quoted strings) keep pointing into the original text.
-    body = _parse(src.text[start:end], "file_input", src, base=start, zero_base=False).body
+    body = _checked(_parse(src.text[start:end], "file_input", src, base=start, zero_base=False)).body
     if len(body) != 1 or not isinstance(body[0], kind):
         where = body[0] if body and not isinstance(body[0], kind) else body[1] if body else None
         raise ParseError(f"expected a single {what}",
@@ -542,7 +555,7 @@ def expand(stmt: A.Stmt) -> A.Stmt:
 
 def parse_expr(text: str, filename: str = "<string>") -> A.Expr:
     """Parse one expression, e.g. a type annotation given as a string."""
-    return _parse(text, "eval_input", Source(text, filename), expr_mode=True)
+    return _checked(_parse(text, "eval_input", Source(text, filename), expr_mode=True))
 
 
 # ---------------------------------------------------------------- AST building
@@ -574,7 +587,6 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "classdef": lambda r, ch: A.ClassDef(r, str(ch[1]), tuple(ch[2] or ()), ch[3]),
     "ifexp": lambda r, ch: A.IfExp(r, ch[1], ch[0], ch[2]),
     "not_op": lambda r, ch: A.UnaryOp(r, "not", ch[1]),
-    "unary": lambda r, ch: A.UnaryOp(r, str(ch[0]), ch[1]),
     "power": lambda r, ch: A.BinOp(r, "**", ch[0], ch[1]),
     "starred_arg": lambda r, ch: A.Starred(r, ch[1]),
     "star_expr": lambda r, ch: A.Starred(r, ch[1]),
@@ -595,7 +607,6 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "const_true": lambda r, ch: A.Constant(r, True),
     "const_false": lambda r, ch: A.Constant(r, False),
     "name": lambda r, ch: A.Name(r, str(ch[0])),
-    "number": lambda r, ch: A.Constant(r, _number(str(ch[0]), r)),
     **{rule: lambda r, ch: _items(ch) for rule in (
         "parameters", "bases", "arguments", "tuple_items", "list_items", "del_targets",
         "dict_items")},
@@ -821,6 +832,18 @@ class _Builder:
                              self.rng(ch))
         return A.Keyword(self.rng(ch), ch[0].id, ch[1])
 
+    def number(self, ch: list) -> A.Constant:
+        r = self.rng(ch)
+        node = A.Constant(r, _number(str(ch[0]), r))
+        if node.value == _INT64_EDGE and type(node.value) is int:
+            self.st.edge_ints[id(node)] = node
+        return node
+
+    def unary(self, ch: list) -> A.UnaryOp:
+        if ch[0] == "-" and self.st.edge_ints:
+            self.st.edge_ints.pop(id(ch[1]), None)
+        return A.UnaryOp(self.rng(ch), str(ch[0]), ch[1])
+
     def paren(self, ch: list) -> A.Expr:
         inner = ch[1]
         if isinstance(inner, A.Starred):
@@ -903,23 +926,30 @@ def _string_value(s: str, q: int, where: SourceRange) -> str:
     return _literal_eval(s, where)
 
 
+# As PyTorch: integers are int64; 2**63 may only be negated.
+INT_RANGE = "Integral constant out of range (must fit in a signed 64 bit integer)"
+_INT64_EDGE = 1 << 63
+
+
 def _number(s: str, where: SourceRange) -> Any:
     low = s.lower()
     try:
         if low.endswith("j"):
             return complex(s)
         if low.startswith(("0x", "0o", "0b")):
-            return int(s, 0)
+            value = int(s, 0)
+            if value > _INT64_EDGE:
+                raise ParseError(INT_RANGE, where)
+            return value
         if "." in low or "e" in low:
             return float(s)
         if len(low) > 1 and low[0] == "0" and low.strip("0_"):
             raise ParseError("leading zeros in decimal integer literals are not permitted; "
                              "use an 0o prefix for octal integers", where)
-        digits = s.replace("_", "")
-        value = 0  # in chunks: int() refuses > 4300 digits, source literals have no limit
-        for i in range(0, len(digits), 4000):
-            chunk = digits[i:i + 4000]
-            value = value * 10 ** len(chunk) + int(chunk)
+        digits = s.replace("_", "").lstrip("0") or "0"
+        value = int(digits) if len(digits) <= 20 else _INT64_EDGE + 1
+        if value > _INT64_EDGE:
+            raise ParseError(INT_RANGE, where)
         return value
     except ValueError as e:
         raise ParseError(f"invalid number literal: {e}", where) from None

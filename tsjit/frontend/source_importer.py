@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 from ..ir import CompilationUnit, Function
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
+from ..ir.limits import LimitError, current_limits
 from . import ast
 from .builtins import lookup_builtin
 from .annotations import BUILTIN_TYPE_NAMES
@@ -112,6 +113,9 @@ class SourceImporter:
         # and PythonPrint repeats annotations (`training : bool` in every module class).
         self.annotation_types: dict[str, T.Type] = {}
         self.class_body: Optional[FunctionCompiler] = None   # resolves attribute annotations
+        # Classes whose bodies are being declared (one declaration can load another file's).
+        self.declaring: list[T.ClassType] = []
+        self.classes_of_text: dict[str, tuple[T.ClassType, ...]] = {}   # in an attribute's type
 
     def lookup(self, name: str, rng: Optional[SourceRange] = None) -> Any:
         """The type or function named `name`, loading its file first; None if no such name."""
@@ -155,10 +159,15 @@ class SourceImporter:
         module.range.source.origin = origin
         bodies = []
         for stmt in module.body:
+            _check_no_decorators(stmt)
             if isinstance(stmt, ast.ClassDef):
                 qualified = f"{prefix}.{stmt.name}"
                 bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
                          for b in stmt.bases]
+                if len(bases) > 1 or (bases and bases[0] not in _ARCHIVE_BASES):
+                    # As PyTorch: archive classes are modules, named types or plain classes.
+                    raise CompileError("Torchscript does not support class inheritance",
+                                       stmt.bases[-1].range)
                 if not _NAMED_TYPE_BASES.isdisjoint(bases):
                     self.pending[qualified] = lambda q=qualified, c=stmt, b=bases: \
                         self.declare_named_type(q, expand(c), b)
@@ -195,6 +204,16 @@ class SourceImporter:
 
     def declare_class(self, t: T.ClassType, c: ast.ClassDef) -> None:
         """Attributes, constants and (lazily compiled) methods of a class body."""
+        if len(self.declaring) >= current_limits().max_source_depth:
+            raise LimitError("max_source_depth", "classes refer to each other too deeply",
+                             len(self.declaring) + 1, range=c.range)
+        self.declaring.append(t)
+        try:
+            self._declare_class(t, c)
+        finally:
+            self.declaring.pop()
+
+    def _declare_class(self, t: T.ClassType, c: ast.ClassDef) -> None:
         qualified = t.qualified_name
         params: list[str] = []
         buffers: list[str] = []
@@ -205,6 +224,7 @@ class SourceImporter:
                     continue
                 stmt = expand(stmt)     # a statement the outline does not read
             if isinstance(stmt, (ast.Def, ast.DefSpan)):
+                _check_no_decorators(stmt)
                 self.declare_function(f"{qualified}.{stmt.name}", stmt, t)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target = stmt.targets[0]
@@ -226,7 +246,9 @@ class SourceImporter:
                         raise CompileError("a Final constant needs a value", stmt.range)
                     t.constants[stmt.target.id] = eval_constant(stmt.value)
                 else:
-                    t.add_attribute(stmt.target.id, self.annotation_type(ann))
+                    found = self.annotation_type(ann)
+                    self.check_attribute(t, stmt.target.id, _classes_in(found), stmt)
+                    t.add_attribute(stmt.target.id, found)
             elif isinstance(stmt, ast.Pass):
                 pass
             else:
@@ -243,18 +265,37 @@ class SourceImporter:
         or buffers, or a constant."""
         if d.kind == "attr":
             found = self.annotation_types.get(d.value)    # (the usual case: a text seen before)
-            t.add_attribute(d.name, found if found is not None else self.declared_type(d))
+            if found is None:
+                found = self.declared_type(d)
+            classes = self.classes_of_text.get(d.value)
+            if classes is None:
+                classes = self.classes_of_text[d.value] = _classes_in(found)
+            if classes:
+                self.check_attribute(t, d.name, classes, d)
+            t.add_attribute(d.name, found)
         elif d.kind == "names":
             if d.name != "__annotations__":     # (`__annotations__ = []` only prepares)
                 (params if d.name == "__parameters__" else buffers).extend(d.value)
         else:
             t.constants[d.name] = d.value
 
+    def check_attribute(self, t: T.ClassType, name: str, classes: tuple[T.ClassType, ...],
+                        where: ast.Node) -> None:
+        """Refuse attribute `name` of `t` if its type holds (`classes`) a class being
+        defined: PyTorch's import does not know a class's name inside its own body (nor
+        inside the bodies of the classes it loads while declaring it)."""
+        for x in classes:
+            if any(x is d for d in self.declaring):
+                raise CompileError(f"attribute '{name}' of {t.qualified_name} has type "
+                                   f"{x.qualified_name}, a class still being defined: "
+                                   "TorchScript classes cannot contain themselves", where.range)
+
     def declared_type(self, d: ast.DeclSpan) -> T.Type:
         """The type of an attribute's declaration, found by its text; the declaration is
         parsed only if its text is new to the archive and is not built of builtin types'
         names and class names."""
-        found = self._type_of_text(d.value)
+        # (a deeply nested text is the parser's, which checks the source-depth limit)
+        found = self._type_of_text(d.value) if d.value.count("[") <= 64 else None
         if found is None:
             stmt = expand(d)    # (an AnnAssign or `__annotations__[key] = T`; errors say where)
             return self.annotation_type(stmt.annotation if isinstance(stmt, ast.AnnAssign)
@@ -346,6 +387,27 @@ class SourceImporter:
 
 # Bases of classes declared as named types other than classes (built when first named).
 _NAMED_TYPE_BASES = frozenset({"NamedTuple", "Interface", "ModuleInterface", "Enum"})
+_ARCHIVE_BASES = _NAMED_TYPE_BASES | {"Module"}
+
+
+def _classes_in(t: T.Type) -> tuple[T.ClassType, ...]:
+    """The class types `t` is or holds (not looking inside classes)."""
+    found, stack = [], [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, T.ClassType):
+            found.append(x)
+        else:
+            stack.extend(x.contained())
+    return tuple(found)
+
+
+def _check_no_decorators(stmt: ast.Stmt) -> None:
+    """PythonPrint writes no decorators, and PyTorch's import refuses them."""
+    decorators = getattr(stmt, "decorators", ())
+    if decorators:
+        raise CompileError("archive code cannot have decorators (TorchScript's import "
+                           "refuses '@')", decorators[0].range)
 
 # Type constructors _type_of_text takes, with their number of arguments (0: any).
 _TYPE_CONSTRUCTORS = {"Optional": 1, "List": 1, "list": 1, "Dict": 2, "dict": 2, "Tuple": 0,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..ir import Block, Function, Graph, Node, Value
+from ..ir.gc_pause import gc_paused
 from ..ir.liveness import Releases, releases
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
@@ -262,6 +263,7 @@ def node_kernel(n: Node) -> Any:
         raise TsjitError(f"the interpreter cannot run {n.kind} nodes", n.source_range) from None
 
 
+@gc_paused()
 def build_code(fn: Function, graph: Optional[Graph] = None) -> Code:
     """Lower `fn`'s graph (or `graph`) to Code."""
     g = graph if graph is not None else fn.graph

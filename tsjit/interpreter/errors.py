@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ..ir.diagnostics import SourceRange, TsjitError
+from ..ir.limits import LimitError
 
 
 class ScriptError(TsjitError):
@@ -82,8 +83,13 @@ CAUGHT = (TsjitError,) + KERNEL_ERRORS
 
 
 def located(err: BaseException, function: str, range: Optional[SourceRange],
-            callstack: tuple = ()) -> ScriptError:
-    """`err` (raised while running `function` at `range`) as a ScriptError with that frame."""
+            callstack: tuple = ()) -> TsjitError:
+    """`err` (raised while running `function` at `range`) as a ScriptError with that frame;
+    a LimitError stays itself (it is the caller's limit, not the program's error)."""
+    if isinstance(err, LimitError):
+        if err.range is None:
+            err.range = range
+        return err
     if isinstance(err, ScriptError):
         if err.range is None:
             err.range = range
@@ -93,6 +99,8 @@ def located(err: BaseException, function: str, range: Optional[SourceRange],
         message = repr(err.args[0]) if not isinstance(err.args[0], str) else err.args[0]
     elif isinstance(err, TsjitError):
         message = err.message
+    elif isinstance(err, MemoryError) and not str(err):
+        message = "out of memory"
     else:
         message = str(err)
     kind = type(err).__name__ if not isinstance(err, TsjitError) else "RuntimeError"

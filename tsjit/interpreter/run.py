@@ -5,6 +5,7 @@ from typing import Any
 
 from ..ir import Function
 from ..ir.diagnostics import TsjitError
+from ..ir.limits import CHECK_EVERY, check_deadline, current_deadline
 from .code import Code
 from .executor import executor_for
 from .errors import CAUGHT, ScriptError, located
@@ -39,7 +40,13 @@ def run(code: Code, args: list) -> Any:
     r[:len(args)] = args
     instructions = code.instructions
     pc = 0
+    # Under an execution budget, loops check the deadline on entry (so nested short loops
+    # are checked too) and every CHECK_EVERY-th iteration; without one, a loop entry and a
+    # back edge pay one test of `budgeted`.
+    budgeted = current_deadline() is not None
     try:
+        if budgeted:
+            check_deadline()
         while True:
             ins = instructions[pc]
             op = ins[0]
@@ -61,6 +68,8 @@ def run(code: Code, args: list) -> Any:
                 r[ins[3]] = t
                 if t < r[ins[4]] and r[ins[5]]:
                     pc = ins[6]
+                    if budgeted and not t % CHECK_EVERY:
+                        check_deadline()
             elif op == _MOVE:
                 r[ins[2]] = r[ins[1]]
             elif op == _IADD:
@@ -91,6 +100,8 @@ def run(code: Code, args: list) -> Any:
             elif op == _LOOP:
                 if not (r[ins[1]] < r[ins[2]] and r[ins[3]]):
                     pc = ins[4]
+                elif budgeted:
+                    check_deadline()
             elif op == _JF:
                 if not r[ins[1]]:
                     pc = ins[2]

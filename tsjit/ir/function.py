@@ -5,6 +5,7 @@ import threading
 from typing import Any, Callable, Optional
 
 from .diagnostics import TsjitError
+from .gc_pause import gc_paused
 from .graph import Graph
 from .schema import Argument, FunctionSchema
 from .types import ClassType, TupleType, Type
@@ -52,7 +53,8 @@ class Function:
                                      "does not support")
                 self._defining = True
                 try:
-                    self._definer(self)
+                    with gc_paused():
+                        self._definer(self)
                 finally:
                     self._defining = False
                 self._definer = None

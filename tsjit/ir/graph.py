@@ -89,8 +89,14 @@ class Value:
 
     def replace_all_uses_with(self, other: "Value") -> None:
         """Point every use of this value at `other`."""
-        for use in list(self.uses):
-            use.user._set_input(use.offset, other)
+        if other is self:
+            return
+        # All at once: dropping uses one by one searches this value's use list each time,
+        # quadratic in the number of uses.
+        uses, self.uses = self.uses, []
+        for use in uses:
+            use.user._inputs[use.offset] = other
+        other.uses.extend(uses)
 
     def replace_all_uses_after(self, other: "Value", node: "Node") -> None:
         """Replace uses by nodes that come after `node` (in program order, including nested)."""
@@ -332,10 +338,17 @@ class Block:
 
     def walk(self) -> Iterator[Node]:
         """Every node of this block and its nested blocks, in program order."""
-        for n in self.nodes:
-            yield n
-            for b in n.blocks:
-                yield from b.walk()
+        # A stack of iterators, not nested generators: `yield from` costs each node one
+        # step per enclosing block, quadratic in the nesting depth.
+        stack = [iter(self.nodes)]
+        while stack:
+            for n in stack[-1]:
+                yield n
+                if n.blocks:
+                    stack.extend(iter(b.nodes) for b in reversed(n.blocks))
+                    break
+            else:
+                stack.pop()
 
 
 class Graph:

@@ -16,7 +16,7 @@ import contextvars
 import dataclasses
 from typing import Iterator, Optional
 
-from .diagnostics import TsjitError
+from .diagnostics import SourceRange, TsjitError
 
 GiB = 1 << 30
 
@@ -53,14 +53,23 @@ _ACTIVE: contextvars.ContextVar[Limits] = contextvars.ContextVar("tsjit_limits",
 class LimitError(TsjitError):
     """An input exceeded one of the `Limits`; the message names the field to raise."""
 
-    def __init__(self, limit: str, what: str, value: object = None) -> None:
-        bound = getattr(current_limits(), limit, None)
+    def __init__(self, limit: str, what: str, value: object = None, bound: object = None,
+                 range: Optional[SourceRange] = None) -> None:
+        if bound is None:
+            bound = getattr(current_limits(), limit, None)
         shown = f" ({value} > {bound})" if value is not None else f" (limit {bound})"
         super().__init__(
             f"{what}{shown}: exceeds Limits.{limit}; raise it with "
-            f"tsjit.load(..., limits=tsjit.Limits({limit}=...)) if you trust this input"
+            f"tsjit.load(..., limits=tsjit.Limits({limit}=...)) if you trust this input",
+            range,
         )
         self.limit = limit
+
+
+def check_allocation(nbytes: int, what: str) -> None:
+    """Refuse (LimitError) an allocation of `nbytes` above Limits.max_tensor_bytes."""
+    if nbytes > _ACTIVE.get().max_tensor_bytes:
+        raise LimitError("max_tensor_bytes", what, nbytes)
 
 
 def current_limits() -> Limits:
@@ -81,7 +90,7 @@ def use_limits(limits: Optional[Limits]) -> Iterator[Limits]:
 # An execution budget is a deadline (time.monotonic()) in a context variable; code that can run
 # for ever (loop back-edges, calls) calls `check_deadline()`, which costs one context-variable
 # read when no budget is set.
-_DEADLINE: contextvars.ContextVar[Optional[tuple[float, str, str]]] = contextvars.ContextVar(
+_DEADLINE: contextvars.ContextVar[Optional[tuple[float, str, str, float]]] = contextvars.ContextVar(
     "tsjit_deadline", default=None
 )
 
@@ -95,14 +104,25 @@ def time_budget(seconds: Optional[float], limit: str, what: str) -> Iterator[Non
     import time
 
     end = time.monotonic() + seconds
+    deadline = (end, limit, what, seconds)
     outer = _DEADLINE.get()
     if outer is not None and outer[0] < end:
-        end, limit, what = outer  # an enclosing, earlier deadline still governs
-    token = _DEADLINE.set((end, limit, what))
+        deadline = outer  # an enclosing, earlier deadline still governs
+    token = _DEADLINE.set(deadline)
     try:
         yield
     finally:
         _DEADLINE.reset(token)
+
+
+# Under a budget, loops check the deadline once per this many iterations (and calls on
+# entry); code run without a budget reads `current_deadline()` once per call, not per iteration.
+CHECK_EVERY = 1024
+
+
+#: The innermost execution budget's (deadline, limit, what, seconds), or None: one
+#: context-variable read, for code that chooses a checked variant when a budget is in force.
+current_deadline = _DEADLINE.get
 
 
 def check_deadline() -> None:
@@ -112,4 +132,4 @@ def check_deadline() -> None:
         import time
 
         if time.monotonic() > deadline[0]:
-            raise LimitError(deadline[1], deadline[2])
+            raise LimitError(deadline[1], deadline[2], bound=f"{deadline[3]:g} s")

@@ -226,7 +226,8 @@ class ScriptModule:
 
     def named_children(self) -> Iterator[tuple[str, "ScriptModule"]]:
         for a in self._c.type.attributes:
-            if isinstance(a.type, T.ClassType) and a.type.is_module:
+            # (a slot typed by a module interface holds a submodule too, as in PyTorch)
+            if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module:
                 v = self._c.getattr(a.name)
                 if isinstance(v, Object):
                     yield a.name, ScriptModule(v)

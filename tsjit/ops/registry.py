@@ -15,38 +15,42 @@ exceptions carrying PyTorch's message; the interpreter wraps them with a source 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional
+import functools
+from typing import Any, Callable, Iterable, Optional, Union
 
 from ..ir.diagnostics import TsjitError
 from ..ir.schema import FunctionSchema, parse_schema
 
 
-@dataclass(eq=False)
 class Operator:
-    """A kernel and its schema string, parsed when first needed: a process that scripts one
-    function looks at a few dozen of the ~2000 schemas (parsing all of them at start-up was
-    a third of the first `tsjit.script`'s time)."""
-    text: str
-    kernel: Callable
-    qualified: str                          # "aten::add.Tensor", read off the text
-    _schema: Optional[FunctionSchema] = None
+    """One overload: its kernel, and its schema, parsed when first asked for (parsing the
+    two thousand schemas of the library up front costs more than loading its kernels; a
+    command that only asks which operators exist, like `tsjit info`, parses none)."""
+
+    def __init__(self, schema: Union[str, FunctionSchema], kernel: Callable) -> None:
+        self._schema = schema
+        self.kernel = kernel
+        if not isinstance(schema, str):
+            self.qualified, self.name = schema.qualified, schema.name
+            return
+        # `ns::name.overload(` begins every schema; operator names have no dots
+        self.qualified = schema.split("(", 1)[0].strip()
+        ns, _, rest = self.qualified.rpartition("::")
+        self.name = f"{ns}::{rest.split('.', 1)[0]}" if ns else rest.split(".", 1)[0]
 
     @property
+    def text(self) -> str:
+        """The schema as written (without parsing it)."""
+        s = self._schema
+        return s if isinstance(s, str) else s.text
+
+    @functools.cached_property
     def schema(self) -> FunctionSchema:
-        if self._schema is None:
-            self._schema = parse_schema(self.text)
-            if self._schema.qualified != self.qualified:
-                raise RegistryError(f"schema {self.text!r} names {self._schema.qualified}, "
-                                    f"registered as {self.qualified}")
-        return self._schema
-
-    @property
-    def name(self) -> str:
-        return self.qualified.partition(".")[0]
+        s = self._schema
+        return parse_schema(s) if isinstance(s, str) else s
 
     def __repr__(self) -> str:
-        return f"Operator({self.text})"
+        return f"Operator({self.schema})"
 
 
 class RegistryError(TsjitError):
@@ -60,11 +64,10 @@ _loaded = False
 
 def register(schema: str, kernel: Callable) -> Operator:
     """Register `kernel` under `schema`; a second registration of one overload is an error."""
-    qualified = schema.partition("(")[0].strip()
-    if qualified in _by_qualified:
-        raise RegistryError(f"operator {qualified} is registered twice")
-    o = Operator(schema, kernel, qualified)
-    _by_qualified[qualified] = o
+    o = Operator(schema, kernel)
+    if o.qualified in _by_qualified:
+        raise RegistryError(f"operator {o.qualified} is registered twice")
+    _by_qualified[o.qualified] = o
     _by_name.setdefault(o.name, []).append(o)
     return o
 

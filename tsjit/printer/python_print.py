@@ -694,26 +694,24 @@ def _can_inline(v: Value) -> bool:
     return True
 
 
-def _previous_non_constant(n: Node) -> Optional[Node]:
-    block = n.owning_block
-    if n.kind == prim.Return:
-        i = len(block.nodes)
-    else:
-        i = block.nodes.index(n)
+def _previous_non_constant(n: Node, index: dict[int, int]) -> Optional[Node]:
+    nodes = n.owning_block.nodes
+    i = len(nodes) if n.kind == prim.Return else index[id(n)]
     i -= 1
-    while i >= 0 and block.nodes[i].kind == prim.Constant:
+    while i >= 0 and nodes[i].kind == prim.Constant:
         i -= 1
-    return block.nodes[i] if i >= 0 else None
+    return nodes[i] if i >= 0 else None
 
 
 def scan_block(b: Block, inline: set[int]) -> None:
     """Mark nodes whose single output is printed inside its user (evaluation order kept)."""
-    _scan_node(b.return_node, inline)
+    index = {id(n): i for i, n in enumerate(b.nodes)}  # positions, found once per block
+    _scan_node(b.return_node, inline, index)
     for n in reversed(b.nodes):
-        _scan_node(n, inline)
+        _scan_node(n, inline, index)
 
 
-def _scan_node(n: Node, inline: set[int]) -> None:
+def _scan_node(n: Node, inline: set[int], index: dict[int, int]) -> None:
     if id(n) in inline:
         return
     for b in n.blocks:
@@ -722,20 +720,21 @@ def _scan_node(n: Node, inline: set[int]) -> None:
     # Inputs are evaluated left to right, so match them right to left against the nodes
     # emitted just before `n`.
     for v in reversed(n.inputs):
-        point = _scan_value(point, v, inline)
+        point = _scan_value(point, v, inline, index)
 
 
-def _scan_value(point: Optional[Node], v: Value, inline: set[int]) -> Optional[Node]:
+def _scan_value(point: Optional[Node], v: Value, inline: set[int],
+                index: dict[int, int]) -> Optional[Node]:
     producer = v.node
     if point is None:
         return None
     if producer.kind == prim.Constant:
         return point
     if _can_inline(v) and producer.owning_block is point.owning_block and \
-            _previous_non_constant(point) is producer:
+            _previous_non_constant(point, index) is producer:
         inline.add(id(producer))
         for inp in reversed(producer.inputs):
-            producer_point = _scan_value(producer, inp, inline)
+            producer_point = _scan_value(producer, inp, inline, index)
             if producer_point is None:
                 break
             producer = producer_point

@@ -23,6 +23,7 @@ from typing import Any, Optional
 from ..interpreter import Object, call_function
 from ..ir import types as T
 from ..ir.diagnostics import SourceRange
+from ..ir.gc_pause import gc_paused
 from ..printer import ConstantTable, print_code_files
 from .._tensor import Device, Tensor
 from . import pickle_format as P
@@ -134,6 +135,11 @@ def archive_top(path: Any) -> str:
 def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None) -> list[tuple[str, bytes, bool]]:
     """The (name, bytes, compress) records of the archive for module object `root`, but for
     the serialization id, which the writer derives from their CRC-32s (zip_archive)."""
+    with gc_paused():  # printing a big module makes many objects that live on (ir/gc_pause.py)
+        return _archive_records(root, extra_files)
+
+
+def _archive_records(root: Object, extra_files: Optional[dict[str, bytes]]) -> list[tuple[str, bytes, bool]]:
     storages = StorageTable("data", torchscript=True)
     pickler = _DataPickler(storages)
     data = pickle_value(pickler.object(root))

@@ -30,10 +30,9 @@ def _exact(v: Any) -> Any:
 
 def run(graph: Graph) -> bool:
     """Hoist every prim::Constant to the start of the graph and merge equal ones."""
-    changed = False
     seen: dict[Any, Node] = {}
-    top = graph.block
-    insert_at = 0
+    hoisted: list[Node] = []
+    merged: list[Node] = []
     for n in list(graph.walk()):
         if n.kind == prim.Uninitialized:
             k: Any = ("uninitialized", n.output().type)
@@ -44,15 +43,23 @@ def run(graph: Graph) -> bool:
         first = seen.get(k)
         if first is not None:
             n.output().replace_all_uses_with(first.output())
-            n.destroy()
-            changed = True
-            continue
-        seen[k] = n
-        block = n.owning_block
-        if block is not top or top.nodes.index(n) != insert_at:
-            block.nodes.remove(n)
-            n.owning_block = None
-            top._insert_at(insert_at, n)
-            changed = True
-        insert_at += 1
-    return changed
+            merged.append(n)
+        else:
+            seen[k] = n
+            hoisted.append(n)
+    top = graph.block
+    if not merged and top.nodes[:len(hoisted)] == hoisted:
+        return False
+    # Each block's list is rebuilt once: removing or finding nodes one at a time is
+    # linear in the block's length, quadratic over a long method.
+    leaving = {id(n) for n in hoisted} | {id(n) for n in merged}
+    for block in {id(n.owning_block): n.owning_block for n in hoisted + merged}.values():
+        block.nodes[:] = [n for n in block.nodes if id(n) not in leaving]
+    for n in hoisted + merged:
+        n.owning_block = None
+    for n in merged:
+        n.destroy()
+    top.nodes[:0] = hoisted
+    for n in hoisted:
+        n.owning_block = top
+    return True

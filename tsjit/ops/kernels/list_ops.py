@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from ..registry import op
 from .scalar_common import ts_error
+from ...ir.limits import check_allocation
 
 _RANGE = "list index out of range"
 
@@ -102,28 +103,31 @@ def iadd_t(self: list, b: list) -> list:
     return self
 
 
-def _repeat_count(n: int) -> int:
+def _repeat_count(n: int, length: int) -> int:
     # std::vector::reserve(size * n) with a negative n overflows to a huge size.
     if n < 0:
         raise ts_error("vector::reserve")
+    check_allocation(8 * n * length, f"a list of {length} x {n} elements, in bytes")
     return n
 
 
 @op("aten::mul.left_t(t[] l, int n) -> t[]")
 def mul_left_t(l: list, n: int) -> list:  # noqa: E741 - schema name
     """A new list repeating `l` n times."""
-    return l * _repeat_count(n) if l else []
+    return l * _repeat_count(n, len(l)) if l else []
 
 
 @op("aten::mul.right_(int n, t[] l) -> t[]")
 def mul_right_t(n: int, l: list) -> list:  # noqa: E741 - schema name
     """A new list repeating `l` n times."""
-    return l * _repeat_count(n) if l else []
+    return l * _repeat_count(n, len(l)) if l else []
 
 
 @op("aten::mul_.t(t[](a!) l, int n) -> t[](a!)")
 def imul_t(l: list, n: int) -> list:  # noqa: E741 - schema name
     """l *= n in place (n <= 0 empties it); returns l."""
+    if l and n > 0:
+        check_allocation(8 * n * len(l), f"a list of {len(l)} x {n} elements, in bytes")
     l[:] = l * n if l and n > 0 else []
     return l
 

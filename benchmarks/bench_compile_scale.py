@@ -1,0 +1,53 @@
+"""Compile time against method size (not a test): `python benchmarks/bench_compile_scale.py [sizes]`.
+
+For each size n (statements in one `forward`, default 4k 8k 16k 32k 64k), an archive whose
+forward is n statements of straight-line code is loaded and its first call timed (the
+method is parsed and compiled then), then the module is saved again (printing its code).
+Prints the times and the growth exponent between consecutive sizes (1.0: linear).
+"""
+from __future__ import annotations
+
+import io
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import tsjit
+from tests.helpers.hostile_code import archive_with_forward, straight_line
+
+
+def measure(n: int, folder: Path) -> tuple[float, float]:
+    """(first call, re-save) seconds for a forward of `n` statements."""
+    path = archive_with_forward(folder / f"m{n}.pt", straight_line(n))
+    m = tsjit.jit.load(path)
+    t0 = time.process_time()
+    m(1)
+    t1 = time.process_time()
+    tsjit.jit.save(m, io.BytesIO())
+    t2 = time.process_time()
+    return t1 - t0, t2 - t1
+
+
+def main(argv: list[str]) -> None:
+    sizes = [int(a) for a in argv] or [4000, 8000, 16000, 32000, 64000]
+    tsjit.jit.set_executor("interpreter")  # the compiler's time, not code generation's
+    print(f"{'statements':>10} {'compile s':>10} {'exp':>5} {'save s':>8} {'exp':>5}")
+    prev = None
+    with tempfile.TemporaryDirectory() as d:
+        for n in sizes:
+            c, s = measure(n, Path(d))
+            if prev is None:
+                print(f"{n:>10} {c:>10.2f} {'':>5} {s:>8.2f}")
+            else:
+                pn, pc, ps = prev
+                k = math.log(n / pn)
+                print(f"{n:>10} {c:>10.2f} {math.log(c / pc) / k:>5.2f} {s:>8.2f} "
+                      f"{math.log(s / ps) / k:>5.2f}")
+            prev = (n, c, s)
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
