@@ -1,4 +1,4 @@
-"""Archive load time against PyTorch, at 10, 100 and 400 MiB of parameters.
+"""Archive save and load times against PyTorch, at 10, 100 and 400 MiB of parameters.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_saveload.py [SIZE_MB ...]
 
@@ -8,6 +8,8 @@ tsjit.load and torch.jit.load then open the same files, one thread, medians of s
 loads. Goal: tsjit/torch.jit at most 0.05x at 100 MiB, and tsjit's time flat in size
 (storages are memory-mapped, classes compiled when first needed). A second line per
 size times a load and one forward call, since tsjit defers work to the first call.
+First, per size, tsjit.save against torch.jit.save of the same workload (scripted by each),
+the two taking turns, best of several. Goal: tsjit.save at most 1.0x torch.jit.save.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+import time  # noqa: E402
 from typing import Any, Optional  # noqa: E402
 
 import tsjit  # noqa: E402
@@ -37,6 +40,28 @@ def write_archives(size_mb: int, folder: str, torch: Any) -> dict[str, str]:
         paths["torch.jit.save"] = os.path.join(folder, f"torch_{size_mb}.pt")
         torch.jit.save(torch.jit.script(tw.build(size_mb)), paths["torch.jit.save"])
     return paths
+
+
+def time_saves(size_mb: int, folder: str, torch: Any, repeat: int) -> str:
+    """Best save times of the workload by tsjit.save and torch.jit.save, taking turns."""
+    savers = {"tsjit.save": (tsjit.save, tsjit.script(
+        load_workload("saveload", tsjit, f"tsjit_save{size_mb}").build(size_mb)))}
+    if torch is not None:
+        savers["torch.jit.save"] = (torch.jit.save, torch.jit.script(
+            load_workload("saveload", torch, f"torch_save{size_mb}").build(size_mb)))
+    best = {k: float("inf") for k in savers}
+    for _ in range(repeat):
+        for k, (save, module) in savers.items():
+            path = os.path.join(folder, f"save_{size_mb}.pt")
+            t = time.perf_counter()
+            save(module, path)
+            best[k] = min(best[k], time.perf_counter() - t)
+            os.unlink(path)
+    line = f"{size_mb:>4} MiB, save: tsjit.save {best['tsjit.save'] * 1e3:7.2f} ms"
+    if torch is not None:
+        tt = best["torch.jit.save"]
+        line += f"; torch.jit.save {tt * 1e3:7.2f} ms; tsjit/torch {best['tsjit.save'] / tt:.3f}x"
+    return line
 
 
 def time_loads(path: str, torch: Any, repeat: int) -> dict[str, float]:
@@ -79,6 +104,7 @@ def main(argv: list[str]) -> None:
     flat: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="tsjit-bench-") as folder:
         for size in sizes:
+            print(time_saves(size, folder, torch, repeat=5 if size <= 100 else 3), flush=True)
             paths = write_archives(size, folder, torch)
             for writer, path in paths.items():
                 times = time_loads(path, torch, repeat=7 if size <= 100 else 5)

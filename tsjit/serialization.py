@@ -20,6 +20,7 @@ import sys
 from typing import Any, Iterable, Optional
 
 from .ir.diagnostics import TsjitError
+from .ir.limits import Limits, use_limits
 from .utils.serialization import config
 
 _safe_globals: list[Any] = []      # what add_safe_globals / safe_globals allowed
@@ -115,14 +116,17 @@ def get_unsafe_globals_in_checkpoint(f: Any) -> list[str]:
 
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
          weights_only: Optional[bool] = None, mmap: Optional[bool] = None,
-         _extra_files: Optional[dict] = None, **pickle_load_args: Any) -> Any:
+         _extra_files: Optional[dict] = None, limits: Optional[Limits] = None,
+         check: Optional[str] = None, **pickle_load_args: Any) -> Any:
     """Load what torch.save (or tsjit.save) wrote to `f` (a path or a file-like object):
     containers of tensors; a TorchScript archive loads as a module.
 
     Only PyTorch's weights-only allow-list and your safe globals are ever built or called
     (weights_only=False loads objects of other classes as stand-ins, calls nothing
     more). `mmap=True` maps the file: every tensor views it, nothing is read until used.
-    `_extra_files` (archives only) as for tsjit.jit.load.
+    `_extra_files`, `check` (archives only) as for tsjit.jit.load. `limits` (a
+    `tsjit.Limits`; None: those in force) bounds what the load may cost, and for an
+    archive every call of its module.
     """
     from .serialize import checkpoint_load as C
     from .serialize.errors import CheckpointError
@@ -137,8 +141,14 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
         weights_only=weights_only is not False, mmap=mmap, safe_globals=_user_globals(),
         endianness=_endianness(), calculate_storage_offsets=config.load.calculate_storage_offsets,
         make_parameter=_make_parameter)
+    if limits is not None and not isinstance(limits, Limits):
+        raise TsjitError(f"limits must be a tsjit.Limits, not {type(limits).__name__}")
     try:
-        value = C.load_checkpoint(source, options)
+        if limits is None:
+            value = C.load_checkpoint(source, options)
+        else:
+            with use_limits(limits):
+                value = C.load_checkpoint(source, options)
     except C.TorchScriptArchive as archive:
         if weights_only:
             archive.reader.close()
@@ -149,10 +159,15 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
                 "only its TorchScript code, so it is safe)") from None
         from .jit.script_module import ScriptModule
         from .serialize import load_module
-        return load_module(archive.reader, ScriptModule, _extra_files)   # (open already)
-    if _extra_files is not None:
-        raise TsjitError("_extra_files is for TorchScript archives; this is a torch.save "
-                         "checkpoint")
+        code_check = None
+        if check is not None:
+            from .jit.code_check import check_argument
+            code_check = check_argument(check)
+        return load_module(archive.reader, ScriptModule, _extra_files, limits=limits,
+                           map_to_cpu=map_location is not None, check=code_check)   # (open already)
+    if _extra_files is not None or check is not None:
+        raise TsjitError(f"{'_extra_files' if check is None else 'check'} is for "
+                         "TorchScript archives; this is a torch.save checkpoint")
     return value
 
 

@@ -49,3 +49,11 @@ def test_keyword_construction_returns_the_python_class():
         return Cool(c=[1, 2, 3], b=3.5, a=9)
     got = tsjit.jit.script(make)()
     assert isinstance(got, Cool) and got == make()
+
+
+def test_more_arguments_than_fields_is_a_compile_error():
+    # (found by the hostile-archive fuzzer: a field's declaration dropped from archive code)
+    def make() -> int:
+        return Cool(1, 2.0, [3], 4).a
+    with pytest.raises(tsjit.TsjitError, match=r"Cool\(\) takes 3 arguments but 4 were given"):
+        tsjit.jit.script(make)

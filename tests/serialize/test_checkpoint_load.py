@@ -230,7 +230,8 @@ def test_file_likes_load_like_paths(tmp_path: Path) -> None:
 def test_deep_nesting_in_a_checkpoint_loads(tmp_path: Path) -> None:
     depth = 100_000
     pickled = b"\x80\x02" + b"]" * depth + b"a" * (depth - 1) + b"."
-    out = tsjit.load(write_checkpoint(tmp_path / "deep.pt", None, {}, pickled=pickled))
+    out = tsjit.load(write_checkpoint(tmp_path / "deep.pt", None, {}, pickled=pickled),
+                     limits=tsjit.Limits(max_pickle_depth=depth))
     for _ in range(depth - 1):
         out = out[0]
     assert out == []

@@ -272,7 +272,7 @@ def test_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 
     def boom(*a, **k):
         raise OSError("disk full")
-    monkeypatch.setattr(checkpoint_save, "_serialization_id", boom)
+    monkeypatch.setattr(checkpoint_save, "serialization_id", boom)
     with pytest.raises(OSError):
         tsjit.save({"w": tsjit.ones(3)}, str(path))
     assert path.read_bytes() == b"precious"

@@ -88,6 +88,20 @@ def test_compression_threshold() -> None:
     assert r.read("big") == b"a" * 201
 
 
+def test_large_records_crc_on_a_thread_agree_with_zlib() -> None:
+    # records from CRC_THREAD_MIN_SIZE on are checksummed on a second thread while written
+    big = np.arange(zip_archive.CRC_THREAD_MIN_SIZE // 4 + 3, dtype=np.float32)
+    w = ArchiveWriter()
+    w.write_record("m/data/0", big)
+    w.write_record("m/data/1", b"small")
+    w.write_record("m/empty", b"")
+    data = w.to_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert z.testzip() is None
+        assert z.getinfo("m/data/0").CRC == zlib.crc32(big.tobytes())
+        assert z.getinfo("m/data/1").CRC == zlib.crc32(b"small")
+
+
 def test_writer_top_folder_bytesio_and_buffers(tmp_path: Path) -> None:
     buf = io.BytesIO()
     w = ArchiveWriter(buf, top="archive")

@@ -17,8 +17,9 @@ class Device:
             type, index = "cuda", type
         elif isinstance(type, str) and ":" in type:
             type, _, idx = type.partition(":")
-            if not idx.isdigit():
-                raise RuntimeError(f"Invalid device string: '{type}:{idx}'")
+            # (ASCII digits, and few: int() refuses thousands of digits with a ValueError)
+            if not (idx.isascii() and idx.isdigit()) or len(idx) > 18:
+                raise RuntimeError(f"Invalid device string: '{type}:{idx[:40]}'")
             index = int(idx)
         if not isinstance(type, str) or not type:
             raise RuntimeError(f"Invalid device string: '{type}'")

@@ -24,7 +24,17 @@ warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by ze
 
 def wrap(a: Any) -> Tensor:
     """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
-    return Tensor._wrap(a if isinstance(a, np.ndarray) else np.asarray(a))
+    return Tensor._wrap(a)
+
+
+# Floating kernels compute in the input's own precision when numpy has it natively (as
+# PyTorch's vectorised kernels do); half precision is computed in float32.
+NATIVE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def native_float(a: np.ndarray) -> np.ndarray:
+    """`a` itself when float32 or float64, else converted to float32."""
+    return a if a.dtype in NATIVE_FLOATS else a.astype(np.float32)
 
 
 def quiet(fn: Callable) -> Callable:

@@ -245,9 +245,12 @@ class Tensor:
 
     def item(self) -> Any:
         """The single element as a Python number."""
-        if self._a.size != 1:
-            raise RuntimeError(f"a Tensor with {self._a.size} elements cannot be converted "
+        a = self._a
+        if a.size != 1:
+            raise RuntimeError(f"a Tensor with {a.size} elements cannot be converted "
                                "to Scalar")
+        if a.dtype.kind in "biufc":
+            return a.item()     # (numpy's item gives the Python number to_py would)
         a = self._numbers("_local_scalar_dense_cpu")
         return to_py(a.reshape(-1)[0], a.dtype)
 

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from .files import archive_only
 
-HELP = "compile every method; list unsupported operators and constructs (exit 1 if any)"
+HELP = "compile every method and function; list unsupported operators and constructs (exit 1 if any)"
 EXAMPLE = "tsjit check model.pt"
 EXIT_NOTE = "; here 1 also: a method would not run"
 
@@ -33,42 +32,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(path: str) -> tuple[list[tuple[str, str]], int]:
-    """(location, problem) for each method that does not compile or calls an operator without
-    a kernel, and the number of methods checked."""
-    from ..ir.node_kinds import node_kind
-    from ..jit import load
-    from ..ops import registry
+    """(location, problem) for each method or function that does not compile or calls an
+    operator without a kernel, and the number checked (as `tsjit.load(check="full")`)."""
+    from ..jit.code_check import check_archive
     archive_only(path, "check")
-    m = load(path)
-    problems: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    count = 0
-    for _, sub in m.named_modules():
-        t = sub._c.type
-        if t.qualified_name in seen:
-            continue
-        seen.add(t.qualified_name)
-        for name, fn in t.methods.items():
-            count += 1
-            where = f"{t.qualified_name}.{name}"
-            try:
-                graph = fn.graph
-            except Exception as err:          # noqa: BLE001 - each failure is a finding
-                problems.append((where, _first_lines(err)))
-                continue
-            for node in graph.walk():
-                if "::" in node.kind and node_kind(node.kind) is None and \
-                        registry.kernel_for(node) is None and node.schema is not None:
-                    problems.append((_location(node, where), f"no kernel for {node.schema}"))
-    return problems, count
-
-
-def _first_lines(err: Any) -> str:
-    lines = [ln for ln in str(err).splitlines() if ln.strip()]
-    # a located error: the message, then the archive location on the next line
-    return " at ".join(lines[:2]) if lines else type(err).__name__
-
-
-def _location(node: Any, where: str) -> str:
-    r = node.source_range
-    return f"{where} ({r})" if r is not None else where
+    report = check_archive(path)
+    return report.problems, report.functions

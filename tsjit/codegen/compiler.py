@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import linecache
 import re
+from types import CodeType
 from typing import Any, Callable
 
 from ..interpreter.errors import located
@@ -57,12 +59,28 @@ def compile_function(fn: Function, budgeted: bool = False) -> Callable[[list], A
     namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
                      __name__="tsjit.codegen.generated", _budgeted=run_budgeted,
                      _deadline=current_deadline, _tick=_tick)
+    generic = gen.source.replace(f"def {gen.name}(args):", f"def {_GENERIC}(args):", 1)
     try:
-        code = compile(gen.source, filename, "exec")
+        code = _compiled(generic)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as err:  # limits of Python's compiler
         raise TsjitError(f"Python cannot compile the code generated for '{qualified}': "
                          f"{type(err).__name__}: {err}") from None
     exec(code, namespace)   # noqa: S102 - source built from IR
+    f = namespace[_GENERIC]
+    f.__code__ = f.__code__.replace(co_name=gen.name, co_qualname=gen.name, co_filename=filename)
+    f.__name__ = f.__qualname__ = gen.name
     # Python's own tracebacks (for debugging tsjit) can show the generated lines.
     linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
-    return namespace[gen.name]
+    return f
+
+
+_GENERIC = "f"
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(source: str) -> CodeType:
+    """Python's compile() of generated source, shared by functions whose source differs only
+    in the function's name (the methods of one class in many mangled copies, as every block
+    of a real model has: Python's compile was a fifth of such a model's first call); the
+    names, constants and kernels each binds live in its own namespace."""
+    return compile(source, "<tsjit generated>", "exec")

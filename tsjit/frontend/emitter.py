@@ -625,6 +625,9 @@ class Emitter:
                        rng: SourceRange) -> Value:
         if isinstance(t, T.TupleType) and t.qualified_name:
             names = list(t.names or ())
+            if len(args) > len(names):
+                raise CompileError(f"{t.qualified_name}() takes {len(names)} arguments but "
+                                   f"{len(args)} were given", rng)
             values: list[Optional[Value]] = [a.value for a in args] + [None] * (len(names) - len(args))
             for k, v in kwargs.items():
                 if k not in names:

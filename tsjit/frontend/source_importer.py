@@ -146,6 +146,18 @@ class SourceImporter:
                 pending()
         return self.cu.types.get(name) or self.cu.functions.get(name)
 
+    def load_files(self, paths: Any) -> None:
+        """Declare everything in the code files `paths` ("code/__torch__/a/b.py") not loaded
+        yet, named types included (a whole archive's code, to check it all)."""
+        for path in paths:
+            if path not in self.loaded_files:
+                self.loaded_files.add(path)
+                got = self.read_code(path)
+                if got is not None:
+                    self.load_file(path[len("code/"):-len(".py")].replace("/", "."), *got)
+        while self.pending:
+            self.pending.pop(next(iter(self.pending)))()
+
     def load_class(self, name: str) -> T.Type:
         """The class type `name`; an error if the archive does not define it."""
         t = self.lookup(name)

@@ -19,15 +19,23 @@ from typing import Iterator, Optional
 from .diagnostics import SourceRange, TsjitError
 
 GiB = 1 << 30
+MiB = 1 << 20
+# Bytes any archive may inflate to whatever its size (a tiny archive of repetitive code
+# compresses more than 100x and is no bomb).
+INFLATION_ALLOWANCE = 64 * MiB
 
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
     """Bounds on what one load and the calls of the module it gives may cost."""
 
-    #: largest inflated size of one archive record (data.pkl, a code file, a tensor's data).
+    #: largest record read into memory (data.pkl, a code file, a record inflated); checked
+    #: against the size the zip directory declares before anything is inflated. (Tensor
+    #: storages are mapped, not read: `max_tensor_bytes` bounds them.)
     max_record_bytes: int = 2 * GiB
-    #: largest ratio of inflated to compressed bytes over the whole archive.
+    #: largest ratio of the bytes inflated from an archive (all its deflated records read
+    #: so far) to the archive's size; an archive inflating to less than
+    #: INFLATION_ALLOWANCE bytes in all is not held to it.
     max_inflation_ratio: float = 100.0
     #: deepest nesting of containers in a pickle record.
     max_pickle_depth: int = 10_000

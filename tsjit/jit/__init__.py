@@ -106,15 +106,24 @@ def save(m: Any, path: Any, _extra_files: Optional[dict] = None) -> None:
     save_module(m, path, _extra_files)
 
 
-def load(f: Any, map_location: Any = None, _extra_files: Optional[dict] = None) -> Any:
+def load(f: Any, map_location: Any = None, _extra_files: Optional[dict] = None, *,
+         limits: Any = None, check: Optional[str] = None) -> Any:
     """Load an archive written by tsjit.save or by PyTorch's torch.jit.save from `f` (a
     path or a file-like object); each key of the dict `_extra_files` is set to the
-    content of that extra file (b"" if absent)."""
+    content of that extra file (b"" if absent).
+
+    `limits` (a `tsjit.Limits`; None: those in force, the defaults unless set) bounds
+    what loading and every call of the module may cost; `check="full"` compiles all the
+    archive's code while loading and refuses it if anything does not compile."""
     from ..serialize import load_module
     from ..serialize.sources import check_map_location, source_of
     from .script_module import ScriptModule
     check_map_location(map_location)
-    return load_module(source_of(f), ScriptModule, _extra_files)
+    if check is not None:
+        from .code_check import check_argument
+        check = check_argument(check)
+    return load_module(source_of(f), ScriptModule, _extra_files, limits=limits,
+                       map_to_cpu=map_location is not None, check=check)
 
 
 def annotate(the_type: Any, the_value: Any) -> Any:

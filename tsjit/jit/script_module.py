@@ -14,6 +14,7 @@ from ..interpreter.prim_kernels import PYTHON_VALUES
 from ..ir import Function, Graph
 from ..ir import types as T
 from ..ir.diagnostics import TsjitError
+from ..ir.limits import Limits, current_limits, time_budget, use_limits
 from .._tensor import Tensor, from_numpy
 from ..nn.modules.module import Module
 from .conversion import ConversionError, to_python, to_script
@@ -196,15 +197,26 @@ class ScriptMethod(_Compiled):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self.function
         bound = bind_arguments(fn, args, kwargs, True)
-        return _wrap_result(to_python(call_function(fn, [self.owner._c] + bound),
-                                      fn.schema.returns[0].type))
+        limits = self.owner._limits
+        if limits is None or (limits.call_seconds is None and current_limits() is limits):
+            result = call_function(fn, [self.owner._c] + bound)
+        else:
+            result = _call_within(limits, fn, [self.owner._c] + bound)
+        return _wrap_result(to_python(result, fn.schema.returns[0].type), limits)
 
 
-def _wrap_result(v: Any) -> Any:
+def _call_within(limits: Limits, fn: Function, args: list) -> Any:
+    """Call `fn` under a loaded module's limits (its `call_seconds` budget included)."""
+    with use_limits(limits), time_budget(limits.call_seconds, "call_seconds",
+                                         f"a call of {fn.qualified_name}"):
+        return call_function(fn, args)
+
+
+def _wrap_result(v: Any, limits: Optional[Limits] = None) -> Any:
     if isinstance(v, Object) and v.type.is_module:
-        return ScriptModule(v)
+        return ScriptModule(v, limits)
     if type(v) is tuple:
-        return tuple(_wrap_result(x) for x in v)
+        return tuple(_wrap_result(x, limits) for x in v)
     return v
 
 
@@ -219,15 +231,21 @@ class ScriptModule(Module):
     A subclass written as PyTorch's `torch.jit.ScriptModule` subclasses are (attributes set
     in `__init__`, methods marked `@torch.jit.script_method`) is an nn.Module while its
     `__init__` runs and is compiled when it returns.
+
+    `_limits`: those a loaded module was loaded with, under which its methods (and those of
+    the submodules reached through it) run; None for a scripted module (no limits).
     """
 
     __tsjit_module_base__ = True   # its methods are never compiled into a module class
+    _limits: Optional[Limits] = None
 
-    def __init__(self, obj: Optional[Object] = None) -> None:
+    def __init__(self, obj: Optional[Object] = None, limits: Optional[Limits] = None) -> None:
         if obj is None:
             Module.__init__(self)      # a subclass instance being built
         else:
             object.__setattr__(self, "_c", obj)
+            if limits is not None:
+                object.__setattr__(self, "_limits", limits)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -258,7 +276,7 @@ class ScriptModule(Module):
             v = obj.getattr(name)
             if v is UNINITIALIZED:
                 raise ModuleAttributeError(f"attribute '{name}' of {t.name} was never set")
-            return _wrap_result(to_python(v, attr.type))
+            return _wrap_result(to_python(v, attr.type), self._limits)
         if name in t.constants:
             return t.constants[name]
         raise ModuleAttributeError(f"'{t.name}' script module has no attribute or method '{name}'")
@@ -331,7 +349,7 @@ class ScriptModule(Module):
             if isinstance(a.type, (T.ClassType, T.InterfaceType)) and a.type.is_module:
                 v = self._c.getattr(a.name)
                 if isinstance(v, Object):
-                    yield a.name, ScriptModule(v)
+                    yield a.name, ScriptModule(v, self._limits)
 
     def children(self) -> Iterator["ScriptModule"]:
         for _, m in self.named_children():

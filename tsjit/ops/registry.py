@@ -38,6 +38,12 @@ class Operator:
         ns, _, rest = self.qualified.rpartition("::")
         self.name = f"{ns}::{rest.split('.', 1)[0]}" if ns else rest.split(".", 1)[0]
 
+    @property
+    def text(self) -> str:
+        """The schema as written (without parsing it)."""
+        s = self._schema
+        return s if isinstance(s, str) else s.text
+
     @functools.cached_property
     def schema(self) -> FunctionSchema:
         s = self._schema

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import collections
 import copyreg
-import hashlib
 import io
 import os
 import sys
@@ -39,7 +38,7 @@ from . import pickle_format as P
 from .errors import PicklingError
 from .pickler import pickle_python
 from .tensor_storages import StorageTable
-from .zip_archive import ArchiveWriter, AtomicOutput
+from .zip_archive import ArchiveWriter, AtomicOutput, serialization_id
 
 FORMAT_VERSION = b"1"          # .format_version: storages named in pickling order
 ZIP_VERSION = b"3\n"           # version: the zip format of torch.save
@@ -47,7 +46,6 @@ LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
 LEGACY_SYS_INFO = {"protocol_version": LEGACY_PROTOCOL, "little_endian": True,
                    "type_sizes": {"short": 2, "int": 4, "long": 4}}
-_U64 = (1 << 64) - 1
 
 _REBUILD_PARAMETER = P.Global("torch._utils", "_rebuild_parameter")
 _TORCH_SIZE = P.Global("torch", "Size")
@@ -216,17 +214,7 @@ def _write_zip(data_pkl: bytes, storages: StorageTable, f: Target, alignment: in
                        sync=False) as w:
         for name, content in records:
             w.write_record(name, content)
-        w.write_record(".data/serialization_id", _serialization_id(w.crcs()))
-
-
-def _serialization_id(crcs: list[int]) -> bytes:
-    """40 digits: 20 of a digest of the records' CRC-32s, then the CRC-32s combined as
-    PyTorch combines them (so the id changes with the content, and only with it)."""
-    combined = 0
-    for c in crcs:
-        combined = (combined ^ (c + 0x9E3779B9 + ((combined << 6) & _U64) + (combined >> 2))) & _U64
-    digest = int.from_bytes(hashlib.sha256(repr(crcs).encode()).digest()[:8], "big")
-    return f"{digest % 10 ** 20:020d}{combined:020d}".encode()
+        w.write_record(".data/serialization_id", serialization_id(w.crcs()))
 
 
 def _write_legacy(value: Any, protocol: int, storages: StorageTable, f: Target) -> None:

@@ -136,7 +136,9 @@ class CheckpointRebuilder(Rebuilder):
         out = self.done[id(r)]
         if r.args:
             raise self.fail("OrderedDict with arguments")
-        for k, v in r.items or ():
+        items = r.items or ()
+        self.check_keys([self.get(k) for k, _ in items])
+        for k, v in items:
             out[self.get(k)] = self.get(v)
         self.set_attributes(out, self.get(r.state))
         return FILLED
@@ -229,7 +231,7 @@ class CheckpointRebuilder(Rebuilder):
     def set_of(self, items: Any = ()) -> set:
         if not isinstance(items, (list, tuple)):
             raise self.fail("a set of something else than a list")
-        return set(items)
+        return set(self.check_keys(items))
 
     def complex_of(self, real: Any = 0.0, imag: Any = 0.0) -> complex:
         if not all(type(x) in (int, float) for x in (real, imag)):

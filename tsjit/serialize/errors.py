@@ -7,7 +7,8 @@ hostile archive can tell what was rejected and where.
 from __future__ import annotations
 
 import pickle
-from typing import Optional
+import reprlib
+from typing import Any, Optional
 
 from tsjit.ir.diagnostics import TsjitError
 
@@ -42,3 +43,19 @@ class WeightsOnlyError(UnpicklingError, pickle.UnpicklingError):
     """A checkpoint names a global outside the allow-list: refused, nothing was called.
 
     Both a tsjit error and a `pickle.UnpicklingError`, as PyTorch raises."""
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 60, 60
+_REPR.maxtuple = _REPR.maxlist = _REPR.maxdict = _REPR.maxset = 6
+
+
+def quoted(value: Any) -> str:
+    """`repr(value)` short enough for an error message, whatever the input holds (nesting
+    and lengths cut, never a RecursionError)."""
+    return _REPR.repr(value)
+
+
+def clipped(text: str, limit: int = 200) -> str:
+    """`text`, cut to about `limit` characters for an error message."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

@@ -16,7 +16,6 @@ Everything is deterministic: the same module saves to the same bytes.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from typing import Any, Optional
@@ -34,7 +33,7 @@ from .extra_files import normalize_extra_files, read_extra_files
 from .pickler import pickle_value
 from .tensor_storages import StorageTable
 from .versions import format_version, version_record
-from .zip_archive import ArchiveWriter
+from .zip_archive import ArchiveWriter, serialization_id
 
 
 class _DataPickler:
@@ -134,7 +133,8 @@ def archive_top(path: Any) -> str:
 
 
 def archive_records(root: Object, extra_files: Optional[dict[str, bytes]] = None) -> list[tuple[str, bytes, bool]]:
-    """The (name, bytes, compress) records of the archive for module object `root`."""
+    """The (name, bytes, compress) records of the archive for module object `root`, but for
+    the serialization id, which the writer derives from their CRC-32s (zip_archive)."""
     with gc_paused():  # printing a big module makes many objects that live on (ir/gc_pause.py)
         return _archive_records(root, extra_files)
 
@@ -162,12 +162,6 @@ def _archive_records(root: Object, extra_files: Optional[dict[str, bytes]]) -> l
     version = format_version(root.type, files)
     records.append((version_record(version), f"{version}\n".encode(), False))
     records.append(("byteorder", b"little", False))
-    digest = hashlib.sha256()
-    for name, content, _ in records:
-        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
-    n = int.from_bytes(digest.digest()[:16], "big")
-    sid = f"{n % 10 ** 20:020d}{(n // 10 ** 20) % 10 ** 20:020d}"
-    records.append((".data/serialization_id", sid.encode(), False))
     return records
 
 
@@ -181,6 +175,9 @@ def save_module(m: Any, path: Any, extra_files: Optional[dict[str, Any]] = None)
                            "tsjit.load)")
     kept = read_extra_files(m) if hasattr(m, "_c") else {}
     records = archive_records(obj, {**kept, **normalize_extra_files(extra_files)})
-    with ArchiveWriter(path, top=archive_top(path)) as w:
+    # no fsync, as torch.jit.save and tsjit's checkpoints: the temporary file and rename
+    # already keep a failed save from touching the old file (docs/design.md)
+    with ArchiveWriter(path, top=archive_top(path), sync=False) as w:
         for name, content, compress in records:
             w.write_record(name, content, compress)
+        w.write_record(".data/serialization_id", serialization_id(w.crcs()))

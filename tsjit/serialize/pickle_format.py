@@ -127,6 +127,36 @@ class MemoTuple(tuple):
         return f"MemoTuple({tuple.__repr__(self)})"
 
 
+# Tuples used as dict keys or set members are hashed, and Python hashes a tuple by
+# recursion without a depth check (a deep one crashes the interpreter) and without caching
+# (one built of shared halves costs 2**depth): such keys are bounded before they are
+# hashed, by the unpickler and the loaders. Real keys are flat.
+MAX_KEY_DEPTH = 100         # tuples in tuples, in a key
+MAX_KEY_ELEMENTS = 100_000  # elements of a key's tuples, repeats counted (the hashing cost)
+NESTED_KEYS = frozenset({tuple, MemoTuple})   # the key types that nest
+
+
+def key_problem(key: tuple) -> Optional[str]:
+    """What is wrong with tuple `key` as a dict key or set member (None: nothing)."""
+    level = [key]
+    for _ in range(MAX_KEY_DEPTH):     # (level by level: no recursion before the depth is known)
+        level = list({id(x): x for t in level for x in t if type(x) in NESTED_KEYS}.values())
+        if not level:
+            break
+    else:
+        return f"tuples nested more than {MAX_KEY_DEPTH} deep"
+    sizes: dict[int, int] = {}
+
+    def size(t: tuple) -> int:      # (recursion at most MAX_KEY_DEPTH deep, each tuple once)
+        n = sizes.get(id(t))
+        if n is None:
+            n = sizes[id(t)] = len(t) + sum(size(x) for x in t if type(x) in NESTED_KEYS)
+        return n
+    if size(key) > MAX_KEY_ELEMENTS:
+        return f"tuples of more than {MAX_KEY_ELEMENTS} elements in all"
+    return None
+
+
 # Globals that TorchScript archives use, named once for the loader, pickler and tests.
 REBUILD_TENSOR_V2 = Global("torch._utils", "_rebuild_tensor_v2")
 ORDERED_DICT = Global("collections", "OrderedDict")

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from tsjit.ir.limits import LimitError, current_limits
 from tsjit.serialize.errors import ArchiveError
-from tsjit.serialize.pickle_format import MemoTuple
+from tsjit.serialize.pickle_format import NESTED_KEYS, MemoTuple, key_problem
 
 # the types whose model values are their own run-time values (in a checkpoint)
 LEAVES = frozenset({type(None), bool, int, float, complex, str, bytes, bytearray})
@@ -69,10 +70,15 @@ class Rebuilder:
         making, planners = self._making, self._planners
         work: list[tuple[Any, Any]] = [(root, None)]
         pop, push = work.pop, work.append
+        # Values planned and not finished are the path from the root to the value being
+        # made (each one's children lie above its finish step on the stack): their number
+        # is the nesting depth.
+        depth, max_depth = 0, current_limits().max_pickle_depth
         while work:
             v, finish = pop()
             key = id(v)
             if finish is not None:
+                depth -= 1
                 out = finish(v)
                 if out is not FILLED:
                     done[key] = out
@@ -80,6 +86,10 @@ class Rebuilder:
                 continue
             if key in done:
                 continue
+            depth += 1
+            if depth > max_depth:
+                raise LimitError("max_pickle_depth", f"the nesting of values in {self.where}",
+                                 depth)
             planner = planners.get(type(v))
             if planner is None:
                 planner = self.planner_of(v)
@@ -105,6 +115,17 @@ class Rebuilder:
             if isinstance(v, kind):
                 return planner
         raise ArchiveError(f"unexpected {type(v).__name__} value in {self.where}")
+
+    def check_keys(self, keys: Any) -> Any:
+        """`keys` (a list, dict keys or set members about to be hashed); an error for a
+        tuple too costly to hash (see `pickle_format.key_problem`)."""
+        if not NESTED_KEYS.isdisjoint(map(type, keys)):
+            for k in keys:
+                problem = type(k) in NESTED_KEYS and key_problem(k)
+                if problem:
+                    raise ArchiveError(f"a dict key or set member in {self.where} holds "
+                                       f"{problem}")
+        return keys
 
     def get(self, x: Any) -> Any:
         """The value model value `x` was made into (its children are made first)."""
@@ -132,6 +153,7 @@ class Rebuilder:
 
     def finish_dict(self, v: dict) -> Any:
         out, get = self.done[id(v)], self.get
+        self.check_keys(list(map(get, v)))
         for k, x in v.items():
             out[get(k)] = get(x)
         return FILLED
@@ -140,11 +162,11 @@ class Rebuilder:
         return set(), v, self.finish_set
 
     def finish_set(self, v: set) -> Any:
-        self.done[id(v)].update(map(self.get, v))
+        self.done[id(v)].update(self.check_keys(list(map(self.get, v))))
         return FILLED
 
     def plan_frozenset(self, v: frozenset) -> Plan:
-        return NO_SHELL, v, lambda v: frozenset(map(self.get, v))
+        return NO_SHELL, v, lambda v: frozenset(self.check_keys(list(map(self.get, v))))
 
 
 def _itself(v: Any) -> Plan:

@@ -10,9 +10,12 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ..ir.limits import LimitError, current_limits
 from .errors import ArchiveError
 
 _INT = {int}
+# The most dimensions a numpy array (so a tsjit tensor) has: 64 from numpy 2, 32 before.
+MAX_DIMS = 64 if int(np.__version__.split(".")[0]) >= 2 else 32
 
 
 def tensor_array(storage: np.ndarray, offset: Any, size: Any, stride: Any,
@@ -64,11 +67,22 @@ def _strided(storage: np.ndarray, offset: Any, size: Any, stride: Any, where: st
     n = storage.size
     if offset < 0 or (geometry and min(geometry) < 0):
         raise ArchiveError(f"negative tensor geometry in {where}")
-    if 0 not in size:
-        last = offset + sum([(s - 1) * st for s, st in zip(size, stride)])
-        if last >= n:
-            raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
-                               f"storage has {n} elements")
+    if len(size) > MAX_DIMS:
+        raise ArchiveError(f"a tensor in {where} has {len(size)} dimensions; tsjit's tensors "
+                           f"have at most {MAX_DIMS}")
+    if 0 in size:
+        # (no element: PyTorch checks no offset; numpy would, against the buffer)
+        return storage[:0].reshape(size)
+    numel = 1
+    for s in size:
+        numel *= s
+    if numel * storage.itemsize > current_limits().max_tensor_bytes:
+        raise LimitError("max_tensor_bytes", f"a tensor of size {_shape(size)} in {where}",
+                         numel * storage.itemsize)
+    last = offset + sum([(s - 1) * st for s, st in zip(size, stride)])
+    if last >= n:
+        raise ArchiveError(f"a tensor in {where} needs storage element {last} but its "
+                           f"storage has {n} elements")
     if len(size) == 2 and stride == (size[1], 1) and size[0] and size[1]:
         # (a matrix as PyTorch lays it out: a reshaped slice, made faster than an ndarray
         # of explicit strides, and with the same strides)
@@ -76,5 +90,15 @@ def _strided(storage: np.ndarray, offset: Any, size: Any, stride: Any, where: st
     if len(size) == 1 and stride == (1,):
         return storage[offset:offset + size[0]]
     item = storage.itemsize
-    return np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
-                      strides=[s * item for s in stride])
+    try:
+        return np.ndarray(size, dtype=storage.dtype, buffer=storage, offset=offset * item,
+                          strides=[s * item for s in stride])
+    except (ValueError, OverflowError) as exc:   # (what the checks above leave to numpy)
+        raise ArchiveError(f"a tensor of size {_shape(size)} in {where} cannot be made: "
+                           f"{exc}") from None
+
+
+def _shape(size: tuple) -> str:
+    """A tensor's size for a message (long ones cut)."""
+    text = str(tuple(size))
+    return text if len(text) <= 80 else text[:80] + "...)"

@@ -24,10 +24,10 @@ import linecache
 import struct
 from typing import Any, Callable, Optional
 
-from tsjit.serialize.errors import UnpicklingError
+from tsjit.serialize.errors import UnpicklingError, clipped
 from tsjit.serialize.pickle_format import (
-    COUNTED, HIGHEST_PROTOCOL, OPCODE_BY_BYTE, OPCODES, STORAGE_DTYPES, Global,
-    MemoTuple, Object, OpInfo, PersistentId, Reduce)
+    COUNTED, HIGHEST_PROTOCOL, NESTED_KEYS, OPCODE_BY_BYTE, OPCODES, STORAGE_DTYPES, Global,
+    MemoTuple, Object, OpInfo, PersistentId, Reduce, key_problem)
 
 AllowFn = Callable[[str, str], bool]
 
@@ -101,11 +101,21 @@ def _extend(target: Any, items: list, what: str, record: str, offset: int) -> No
     target.appended.extend(items)
 
 
+def _check_keys(keys: Any, record: str, offset: int) -> None:
+    """Refuse keys (dict keys, set members) too costly to hash: see `key_problem`."""
+    if not NESTED_KEYS.isdisjoint(map(type, keys)):
+        for k in keys:
+            problem = type(k) in NESTED_KEYS and key_problem(k)
+            if problem:
+                raise _error(record, offset, f"a dict key or set member holds {problem}")
+
+
 def _setitems(target: Any, items: list, what: str, record: str, offset: int) -> None:
     """SETITEM(S) on a dict or a record (an OrderedDict, a dict subclass)."""
     if len(items) % 2:
         raise _error(record, offset, f"{what} with an odd number of items")
     if type(target) is dict:
+        _check_keys(items[::2], record, offset)
         for i in range(0, len(items), 2):
             target[items[i]] = items[i + 1]
     elif type(target) in (Object, Reduce):
@@ -119,6 +129,7 @@ def _setitems(target: Any, items: list, what: str, record: str, offset: int) -> 
 def _dict(items: list, record: str, offset: int) -> dict:
     if len(items) % 2:
         raise _error(record, offset, "DICT with an odd number of items")
+    _check_keys(items[::2], record, offset)
     return {items[i]: items[i + 1] for i in range(0, len(items), 2)}
 
 
@@ -272,14 +283,14 @@ _DO: dict[str, str] = {
     "EMPTY_DICT": "stack.append({})",
     "DICT": _POP_MARK + "\nstack.append(_dict(items, record, op_pos))",
     "SETITEM": "value = stack.pop()\nkey = stack.pop()\ntarget = stack[-1]\n"
-               "if type(target) is dict: target[key] = value\n"
+               "if type(target) is dict and type(key) not in NESTED_KEYS: target[key] = value\n"
                "else: _setitems(target, [key, value], 'SETITEM', record, op_pos)",
     "SETITEMS": _POP_MARK + "\n_setitems(stack[-1], items, 'SETITEMS', record, op_pos)",
     "EMPTY_SET": "stack.append(set())",
     "ADDITEMS": _POP_MARK + "\ntarget = stack[-1]\nif type(target) is not set: raise _error("
                             "record, op_pos, f'ADDITEMS to a {type(target).__name__}, "
-                            "expected a set')\ntarget.update(items)",
-    "FROZENSET": _POP_MARK + "\nstack.append(frozenset(items))",
+                            "expected a set')\n_check_keys(items, record, op_pos)\ntarget.update(items)",
+    "FROZENSET": _POP_MARK + "\n_check_keys(items, record, op_pos)\nstack.append(frozenset(items))",
     # POP with an empty frame discards the mark itself, as CPython does
     "POP": "if stack: stack.pop()\nelif metastack: stack = metastack.pop()\nelse: raise IndexError",
     "DUP": "stack.append(stack[-1])",
@@ -390,7 +401,7 @@ _LOOP_TAIL = """\
     except (TypeError, ValueError, OverflowError, UnicodeError, MemoryError, RecursionError,
             struct.error) as exc:
         # A malformed pickle must never escape as a bare Python error.
-        raise _error(record, op_pos, f'malformed pickle ({type(exc).__name__}: {exc})') from exc
+        raise _error(record, op_pos, f'malformed pickle ({type(exc).__name__}: {clipped(str(exc))})') from exc
     raise _error(record, pos, 'pickle ends without STOP')
 """
 
@@ -427,7 +438,8 @@ def _compile(source: str, name: str) -> Callable:
     # registered so that tracebacks through the machine show its lines
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {k: v for k, v in globals().items() if k.startswith("_") or k in (
-        "Global", "MemoTuple", "Object", "PersistentId", "Reduce", "UnpicklingError", "struct")}
+        "Global", "MemoTuple", "NESTED_KEYS", "clipped", "Object", "PersistentId", "Reduce",
+        "UnpicklingError", "struct")}
     namespace["_INFO"] = OPCODE_BY_BYTE
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own table's text)
     return namespace[name]

@@ -31,6 +31,7 @@ compressed bytes (see `ArchiveWriter(deflate=...)`) the writer reproduces the wh
 from __future__ import annotations
 
 import errno
+import hashlib
 import io
 import mmap
 import operator
@@ -45,6 +46,7 @@ import zlib
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, Optional, Union
 
+from tsjit.ir.limits import INFLATION_ALLOWANCE, LimitError, current_limits as _current_limits
 from tsjit.serialize.errors import ArchiveError
 
 # ----------------------------------------------------------------------------- format
@@ -154,6 +156,21 @@ class _Written:
     header_offset: int
 
 
+_U64 = (1 << 64) - 1
+
+
+def serialization_id(crcs: list[int]) -> bytes:
+    """The `.data/serialization_id` record from the CRC-32s of the records before it: 40
+    digits, 20 of a digest of the CRC-32s, then the CRC-32s combined as PyTorch combines
+    them (so the id changes with the content, and only with it, and costs no second pass
+    over the data)."""
+    combined = 0
+    for c in crcs:
+        combined = (combined ^ (c + 0x9E3779B9 + ((combined << 6) & _U64) + (combined >> 2))) & _U64
+    digest = int.from_bytes(hashlib.sha256(repr(crcs).encode()).digest()[:8], "big")
+    return f"{digest % 10 ** 20:020d}{combined:020d}".encode()
+
+
 class ArchiveWriter:
     """Writes a zip the way PyTorch 2.13 does.
 
@@ -224,7 +241,7 @@ class ArchiveWriter:
         size = view.nbytes
         method = METHOD_DEFLATED if compress and size > COMPRESS_MIN_SIZE else METHOD_STORED
         payload = self._deflate(bytes(view)) if method == METHOD_DEFLATED else view
-        crc = zlib.crc32(view) if self._crc32 else 0
+        crc = _Crc32(view if self._crc32 else b"")
         encoded = name.encode("utf-8")
         header_offset = self._offset
         extra_len = pad_extra_length(header_offset + LOCAL_HEADER.size + len(encoded),
@@ -242,6 +259,7 @@ class ArchiveWriter:
         self._write(EXTRA_HEADER.pack(PAD_EXTRA_ID, extra_len - EXTRA_HEADER.size)
                     + PAD_BYTE * (extra_len - EXTRA_HEADER.size))
         self._write(payload)
+        crc = crc.value()
         if size:
             self._write(DATA_DESCRIPTOR.pack(DATA_DESCRIPTOR_SIG, crc, len(payload), size))
         self._names.add(name)
@@ -294,6 +312,33 @@ class ArchiveWriter:
             raise ArchiveError("to_bytes() needs a writer that writes to memory")
         self.close()
         return self._file.getvalue()
+
+
+# records from this size on have their CRC-32 computed on a second thread while the data is
+# written (zlib.crc32 and file writes both release the GIL; zlib 1.2's CRC runs at about the
+# speed of a write to the page cache, so this halves a large save's time)
+CRC_THREAD_MIN_SIZE = 1 << 20
+
+
+class _Crc32:
+    """The CRC-32 of `data`, computed on a thread for large data (`value()` waits)."""
+
+    def __init__(self, data: Any) -> None:
+        self._value: list[int] = []
+        self._thread: Optional[threading.Thread] = None
+        if len(data) < CRC_THREAD_MIN_SIZE:
+            self._value.append(zlib.crc32(data))
+        else:
+            self._thread = threading.Thread(target=lambda: self._value.append(zlib.crc32(data)),
+                                            daemon=True)
+            self._thread.start()
+
+    def value(self) -> int:
+        if self._thread is not None:
+            self._thread.join()
+        if not self._value:
+            raise ArchiveError("computing a record's CRC-32 failed")
+        return self._value[0]
 
 
 class AtomicOutput:
@@ -412,6 +457,7 @@ class ArchiveReader:
             self._buf = memoryview(source).cast("B")
             self._tail, self._tail_at = self._buf, 0
         self._size = len(self._buf)
+        self._inflated = 0      # bytes inflated from deflated records read (see read)
         try:
             self._entries, self._cd_offset = self._parse()
             self.top, self._relative = self._check_names(self._entries)
@@ -450,12 +496,18 @@ class ArchiveReader:
         return ZipEntry(*self._relative[name], at)
 
     def read(self, name: str) -> bytes:
-        """The (inflated, CRC-checked) bytes of record `name`."""
+        """The (inflated, CRC-checked) bytes of record `name`, within the limits in force
+        (`Limits.max_record_bytes`, `max_inflation_ratio`: checked on the declared size
+        before anything is inflated; inflating stops at that size)."""
         e = self.info(name)
         raw = self._span(e.data_offset, e.data_offset + e.compressed_size)
+        if e.size > _current_limits().max_record_bytes:
+            raise LimitError("max_record_bytes", f"the size of record {e.name} in {self.path}",
+                             e.size)
         if e.method == METHOD_STORED:
             data = bytes(raw)
         else:
+            self._inflate_budget(e)
             try:
                 d = zlib.decompressobj(RAW_DEFLATE_WBITS)
                 data = d.decompress(raw, e.size + 1)   # bound the output: no zip bombs
@@ -470,6 +522,16 @@ class ArchiveReader:
         if zlib.crc32(data) != e.crc and e.crc != NO_CRC:
             raise self._error(e, "CRC-32 mismatch (corrupted data)", e.data_offset)
         return data
+
+    def _inflate_budget(self, e: ZipEntry) -> None:
+        """Count record `e`'s size against the archive's inflation budget (see Limits)."""
+        total = self._inflated + e.size
+        ratio = _current_limits().max_inflation_ratio
+        if total > INFLATION_ALLOWANCE and total > ratio * self._size:
+            raise LimitError("max_inflation_ratio", f"record {e.name} would inflate "
+                             f"{self.path} ({self._size} bytes) to {total} bytes in all, "
+                             f"{total / max(self._size, 1):.0f} times its size")
+        self._inflated = total
 
     def storage_view(self, name: str) -> memoryview:
         """A zero-copy view of stored record `name` (copy-on-write for files)."""

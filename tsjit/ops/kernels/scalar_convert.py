@@ -85,6 +85,8 @@ def int_bool(a: bool) -> int:
 @op("aten::Int.Scalar(Scalar a) -> int")
 def int_scalar(a: Number) -> int:
     """int() of a Scalar; a float must fit a C `int` (32 bits) or it raises."""
+    if type(a) is int:
+        return a
     a = num(a)
     if isinstance(a, int):
         return a
@@ -116,6 +118,8 @@ def float_bool(a: bool) -> float:
 @op("aten::Float.Scalar(Scalar a) -> float")
 def float_scalar(a: Number) -> float:
     """float() of an int, float or complex Scalar (a complex gives its real part)."""
+    if type(a) is float:
+        return a
     a = num(a)
     if isinstance(a, complex):
         return a.real

@@ -1,6 +1,9 @@
 """Attention: scaled_dot_product_attention, the fused multi-head attention and transformer
 encoder layer that nn.MultiheadAttention / nn.TransformerEncoderLayer use in eval mode,
-masked softmax and the (padded) stand-ins for nested tensors."""
+masked softmax and the (padded) stand-ins for nested tensors.
+
+Computed in the inputs' precision (half in float32), as PyTorch does: attention is
+matrix-product bound, and float64 products of float32 operands cost twice the time."""
 from __future__ import annotations
 
 import math
@@ -10,17 +13,19 @@ import numpy as np
 
 from ..._tensor.creation import generator as _gen
 from ..registry import op
-from ..._tensor.kernel_util import fmt_shape, quiet, wrap
+from ..._tensor.kernel_util import fmt_shape, native_float, quiet, wrap
 from ..._tensor.tensor import Tensor
-from .tensor_reduce import acc
-from .tensor_unary import erf_array
+from .blocked_math import gelu_erf
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
+    """Softmax over the last dim, computed in place in x (a fresh array the caller owns)."""
     m = np.max(x, axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    e = np.exp(x - m)
-    return e / np.sum(e, axis=-1, keepdims=True)
+    m[~np.isfinite(m)] = 0
+    x -= m
+    np.exp(x, out=x)
+    x /= np.sum(x, axis=-1, keepdims=True)
+    return x
 
 
 @op("aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, "
@@ -32,7 +37,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  is_causal: bool = False, scale: Optional[float] = None,
                                  enable_gqa: bool = False) -> Tensor:
     """softmax(q k^T * scale + mask) v, over the last two dims."""
-    q, k, v = acc(query._a), acc(key._a), acc(value._a)
+    q, k, v = native_float(query._a), native_float(key._a), native_float(value._a)
     if q.shape[-1] != k.shape[-1]:
         raise RuntimeError("Expected query and key to have the same embedding dimension")
     if enable_gqa and q.ndim >= 3 and k.shape[-3] != q.shape[-3]:
@@ -41,12 +46,13 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         v = np.repeat(v, rep, axis=-3)
     L, S = q.shape[-2], k.shape[-2]
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    w = (q @ np.swapaxes(k, -1, -2)) * s
+    w = np.matmul(q, np.swapaxes(k, -1, -2))
+    w *= s
     if is_causal:
         w = np.where(np.tril(np.ones((L, S), bool)), w, -np.inf)
     if attn_mask is not None:
         m = attn_mask._a
-        w = np.where(m, w, -np.inf) if m.dtype == np.bool_ else w + acc(m)
+        w = np.where(m, w, -np.inf) if m.dtype == np.bool_ else w + native_float(m)
     p = _softmax(w)
     if dropout_p > 0:
         keep = _gen().random(p.shape) >= dropout_p
@@ -57,7 +63,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
 def _masked_softmax_np(x: np.ndarray, mask: Optional[np.ndarray]) -> np.ndarray:
     """Softmax over the last dim ignoring masked (True) entries; fully masked rows give NaN."""
     if mask is None:
-        return _softmax(x)
+        return _softmax(x.copy())
     x = np.where(mask, -np.inf, x)
     m = np.max(x, axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
@@ -88,7 +94,7 @@ def _mask_for(mask: Optional[Tensor], mask_type: Optional[int], n: int, h: int, 
 def _masked_softmax(self: Tensor, mask: Tensor, dim: Optional[int] = None,
                     mask_type: Optional[int] = None) -> Tensor:
     """Softmax over dim (default last) with True mask entries excluded."""
-    x = acc(self._a)
+    x = native_float(self._a)
     d = -1 if dim is None else dim
     xm = np.moveaxis(x, d, -1)
     m = np.broadcast_to(mask._a.astype(bool), x.shape)
@@ -132,12 +138,12 @@ def _native_multi_head_attention(query: Tensor, key: Tensor, value: Tensor, embe
                                  average_attn_weights: bool = True,
                                  mask_type: Optional[int] = None) -> tuple[Tensor, Any]:
     """Fused multi-head attention on (N, L, E) inputs: (output, weights or None)."""
-    q, k, v = acc(query._a), acc(key._a), acc(value._a)
+    q, k, v = native_float(query._a), native_float(key._a), native_float(value._a)
     unbatched = q.ndim == 2
     if unbatched:
         q, k, v = q[None], k[None], v[None]
-    out, p = _mha(q, k, v, embed_dim, num_head, acc(qkv_weight._a), acc(qkv_bias._a),
-                  acc(proj_weight._a), acc(proj_bias._a), mask, mask_type)
+    out, p = _mha(q, k, v, embed_dim, num_head, native_float(qkv_weight._a), native_float(qkv_bias._a),
+                  native_float(proj_weight._a), native_float(proj_bias._a), mask, mask_type)
     dt = query._a.dtype
     if unbatched:
         out, p = out[0], p[0]
@@ -169,21 +175,21 @@ def _transformer_encoder_layer_fwd(src: Tensor, embed_dim: int, num_heads: int,
                                    mask: Optional[Tensor] = None,
                                    mask_type: Optional[int] = None) -> Tensor:
     """One eval-mode nn.TransformerEncoderLayer: self-attention and feed-forward blocks."""
-    x = acc(src._a)
+    x = native_float(src._a)
     unbatched = x.ndim == 2
     if unbatched:
         x = x[None]
-    n1 = (acc(norm_weight_1._a), acc(norm_bias_1._a))
-    n2 = (acc(norm_weight_2._a), acc(norm_bias_2._a))
+    n1 = (native_float(norm_weight_1._a), native_float(norm_bias_1._a))
+    n2 = (native_float(norm_weight_2._a), native_float(norm_bias_2._a))
 
     def attn(h: np.ndarray) -> np.ndarray:
-        return _mha(h, h, h, embed_dim, num_heads, acc(qkv_weight._a), acc(qkv_bias._a),
-                    acc(proj_weight._a), acc(proj_bias._a), mask, mask_type)[0]
+        return _mha(h, h, h, embed_dim, num_heads, native_float(qkv_weight._a), native_float(qkv_bias._a),
+                    native_float(proj_weight._a), native_float(proj_bias._a), mask, mask_type)[0]
 
     def ffn(h: np.ndarray) -> np.ndarray:
-        y = h @ acc(ffn_weight_1._a).T + acc(ffn_bias_1._a)
-        y = 0.5 * y * (1 + erf_array(y / math.sqrt(2))) if use_gelu else np.maximum(y, 0)
-        return y @ acc(ffn_weight_2._a).T + acc(ffn_bias_2._a)
+        y = h @ native_float(ffn_weight_1._a).T + native_float(ffn_bias_1._a)
+        y = gelu_erf(y) if use_gelu else np.maximum(y, 0)
+        return y @ native_float(ffn_weight_2._a).T + native_float(ffn_bias_2._a)
     if norm_first:
         x = x + attn(_layer_norm(x, *n1, eps))
         x = x + ffn(_layer_norm(x, *n2, eps))

@@ -106,16 +106,10 @@ del _dt
 
 
 # --- tensor -> Python scalar ------------------------------------------------------------
-def _item(t: Tensor) -> Any:
-    if t._a.size != 1:
-        raise RuntimeError(f"a Tensor with {t._a.size} elements cannot be converted to Scalar")
-    return t.item()
-
-
 @op("aten::item(Tensor self) -> Scalar")
 def item(self: Tensor) -> Any:
     """The single element as a Python number."""
-    return _item(self)
+    return self.item()
 
 
 @op("aten::ScalarImplicit(Tensor a) -> Scalar")
@@ -157,7 +151,7 @@ def FloatImplicit(a: Tensor) -> float:
 @op("aten::Int.Tensor(Tensor a) -> int")
 def Int(a: Tensor) -> int:
     """int(a) of a one-element tensor (floats truncate)."""
-    v = _item(a)
+    v = a.item()
     if isinstance(v, complex):
         v = v.real
     return int(v)
@@ -166,24 +160,24 @@ def Int(a: Tensor) -> int:
 @op("aten::Float.Tensor(Tensor a) -> float")
 def Float(a: Tensor) -> float:
     """float(a) of a one-element tensor."""
-    v = _item(a)
+    v = a.item()
     return float(v.real if isinstance(v, complex) else v)
 
 
 @op("aten::Bool.Tensor(Tensor a) -> bool")
 def Bool(a: Tensor) -> bool:
     """bool(a) of a one-element tensor."""
-    return bool(_item(a))
+    return bool(a.item())
 
 
 @op("aten::ComplexImplicit(Tensor a) -> complex")
 def ComplexImplicit(a: Tensor) -> complex:
     """complex(a) of a one-element tensor."""
-    return complex(_item(a))
+    return complex(a.item())
 
 
 def _num(x: Any) -> Any:
-    return _item(x) if isinstance(x, Tensor) else x
+    return x.item() if isinstance(x, Tensor) else x
 
 
 @op("aten::Complex.Tensor_Tensor(Tensor a, Tensor b) -> complex",
@@ -296,7 +290,10 @@ def requires_grad_(self: Tensor, requires_grad: bool = True) -> Tensor:
     "aten::sym_size.int(Tensor self, int dim) -> SymInt")
 def size_int(self: Tensor, dim: int) -> int:
     """The size of dimension `dim`."""
-    return int(self._a.shape[wrap_dim(dim, self._a.ndim)])
+    shape = self._a.shape
+    if 0 <= dim < len(shape):
+        return shape[dim]       # (numpy's shape holds Python ints)
+    return int(shape[wrap_dim(dim, len(shape))])
 
 
 @op("aten::size(Tensor self) -> int[]", "aten::sym_size(Tensor self) -> SymInt[]")

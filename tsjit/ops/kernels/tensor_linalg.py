@@ -1,9 +1,12 @@
 """Matrix products and linear algebra: matmul, mm, bmm, addmm, baddbmm, linear, dot, mv,
 outer, einsum, tensordot, kron, det, solve, inv, norms, svd ...
 
-float32 products accumulate in float64 and round once (at least as accurate as PyTorch's
-BLAS), except `linear`, the hot path of models, which is one float32 BLAS call as in
-PyTorch; operands must share a dtype, like PyTorch.
+Products of floats are float32 (half precision through float32) or float64 BLAS calls, as in
+PyTorch: float64 accumulation of float32 operands would double the work and add a conversion
+each way on the hot path of attention and linear layers. A stack of matrices times one matrix
+is one 2-D product (numpy's stacked matmul is several times slower, and falls to a loop
+without BLAS on permuted operands). Complex products accumulate in complex128. Operands must
+share a dtype, like PyTorch.
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, scalar_to_np, wrap
+from ..._tensor.kernel_util import (fmt_shape, native_float, not_implemented, quiet, scalar_to_np,
+                                    wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 
@@ -32,11 +36,22 @@ def _same_dtype(x: Tensor, y: Tensor) -> D.dtype:
     return x.dtype
 
 
-def _mm(a: np.ndarray, b: np.ndarray, dt: D.dtype) -> np.ndarray:
-    """a @ b in the accumulation type, rounded to dt."""
+def _compute(a: np.ndarray) -> np.ndarray:
+    return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
+
+
+def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
+    a, b = _compute(a), _compute(b)
     with np.errstate(all="ignore"):
-        r = np.matmul(acc(a), acc(b))
-    return np.asarray(r).astype(D.to_numpy_dtype(dt), copy=False)
+        if a.ndim > 2 and b.ndim == 2:
+            return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+        return np.matmul(a, b)
+
+
+def _mm(a: np.ndarray, b: np.ndarray, dt: D.dtype) -> np.ndarray:
+    """a @ b in the compute type, rounded to dt."""
+    return np.asarray(product(a, b)).astype(D.to_numpy_dtype(dt), copy=False)
 
 
 @op("aten::matmul(Tensor self, Tensor other) -> Tensor")
@@ -178,7 +193,7 @@ def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dty
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * (mat1 @ mat2)."""
     p = mm(mat1, mat2)
-    return _add_scaled(self, np.matmul(acc(mat1._a), acc(mat2._a)), beta, alpha, p.dtype)
+    return _add_scaled(self, p._a, beta, alpha, p.dtype)
 
 
 @op("aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
@@ -188,7 +203,7 @@ def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1,
             alpha: Any = 1) -> Tensor:
     """beta * self + alpha * bmm(batch1, batch2)."""
     p = bmm(batch1, batch2)
-    return _add_scaled(self, np.matmul(acc(batch1._a), acc(batch2._a)), beta, alpha, p.dtype)
+    return _add_scaled(self, p._a, beta, alpha, p.dtype)
 
 
 @op("aten::addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
@@ -226,7 +241,7 @@ def baddbmm_(self: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1,
 def addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * (mat @ vec)."""
     p = mv(mat, vec)
-    return _add_scaled(self, np.matmul(acc(mat._a), acc(vec._a)), beta, alpha, p.dtype)
+    return _add_scaled(self, p._a, beta, alpha, p.dtype)
 
 
 @op("aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
@@ -236,7 +251,7 @@ def addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1,
            alpha: Any = 1) -> Tensor:
     """beta * self + alpha * sum_b(batch1[b] @ batch2[b])."""
     p = bmm(batch1, batch2)
-    s = np.matmul(acc(batch1._a), acc(batch2._a)).sum(axis=0)
+    s = acc(p._a).sum(axis=0)
     return _add_scaled(self, s, beta, alpha, p.dtype)
 
 
@@ -269,9 +284,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
     if bias is not None and bias.dtype != dt:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_CNAMES.get(bias.dtype.name)} != {_CNAMES.get(dt.name)}")
-    # float32 in float32 (one BLAS call, as PyTorch); float16 through float32
-    cd = np.float32 if x.dtype == np.float16 else x.dtype
-    r = np.matmul(x.astype(cd, copy=False), wt.astype(cd, copy=False))
+    r = product(x, wt)
     if bias is not None:
         b = bias._a
         if isinstance(r, np.ndarray) and b.ndim == 1 and r.ndim and b.shape[0] == r.shape[-1]:

@@ -12,7 +12,8 @@ import numpy as np
 from ..._tensor import dtypes as D
 from ..._tensor.creation import generator as _gen
 from ..registry import op
-from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, wrap, write_into
+from ..._tensor.kernel_util import (NATIVE_FLOATS, fmt_shape, native_float, not_implemented,
+                                    quiet, wrap, write_into)
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
 
@@ -193,13 +194,24 @@ def native_layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Op
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got "
                                f"{name} of shape {fmt_shape(t._a.shape)} and normalized_shape = "
                                f"{fmt_shape(ns)}")
-    x = acc(a)
-    axes = tuple(range(a.ndim - k, a.ndim))
-    mean = x.mean(axis=axes, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
-    rstd = 1 / np.sqrt(var + eps)
-    y = _affine((x - mean) * rstd, weight, bias, ns)
-    return wrap(y.astype(a.dtype)), wrap(mean.astype(a.dtype)), wrap(rstd.astype(a.dtype))
+    # rows of the trailing size, in the input's precision (half in float32), like PyTorch;
+    # numpy's pairwise sums keep float32 statistics accurate, and in-place passes avoid
+    # float64 temporaries of the input's size
+    x = native_float(a)
+    n = int(np.prod(ns))
+    rows = x.reshape(x.shape[:x.ndim - k] + (n,))
+    mean = rows.mean(axis=-1, keepdims=True)
+    y = np.subtract(rows, mean)
+    var = np.einsum("...i,...i->...", y, y)[..., None] / np.asarray(n, y.dtype)
+    rstd = 1 / np.sqrt(var + np.asarray(eps, var.dtype))
+    y *= rstd
+    if weight is not None:
+        y *= weight._a.reshape(-1)
+    if bias is not None:
+        y += bias._a.reshape(-1)
+    stat = a.shape[:a.ndim - k] + (1,) * k
+    return (wrap(y.reshape(a.shape).astype(a.dtype, copy=False)),
+            wrap(mean.reshape(stat).astype(a.dtype)), wrap(rstd.reshape(stat).astype(a.dtype)))
 
 
 @op("aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, "
@@ -239,8 +251,20 @@ def _batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
             raise RuntimeError(f"running_mean should contain {c} elements not {t._a.size}"
                                if name.startswith("running") else
                                f"{name} should contain {c} elements not {t._a.size}")
-    x = acc(a)
     shape = _channel_shape(a)
+    if not training and running_mean is not None and running_var is not None and \
+            a.dtype in NATIVE_FLOATS:
+        # eval: one multiply-add per element, the per-channel scale and shift in the input's
+        # precision (as PyTorch's kernel)
+        inv = 1 / np.sqrt(running_var._a.reshape(-1) + np.asarray(eps, a.dtype))
+        scale = inv if weight is None else inv * weight._a.reshape(-1)
+        shift = -running_mean._a.reshape(-1) * scale
+        if bias is not None:
+            shift += bias._a.reshape(-1)
+        y = np.multiply(a, scale.astype(a.dtype, copy=False).reshape(shape))
+        y += shift.astype(a.dtype, copy=False).reshape(shape)
+        return y, running_mean._a.reshape(-1), inv
+    x = acc(a)
     axes = tuple(k for k in range(a.ndim) if k != 1)
     if training or running_mean is None or running_var is None:
         n = a.size // c if c else 0
@@ -275,7 +299,7 @@ def batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
     """Per-channel (dim 1) normalisation with running or batch statistics."""
     y, _, _ = _batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
                           eps)
-    return wrap(y.astype(input._a.dtype))
+    return wrap(y.astype(input._a.dtype, copy=False))
 
 
 @op("aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, "
@@ -291,7 +315,7 @@ def native_batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Te
     dt = input._a.dtype
     if not training:
         m, inv = np.zeros(0), np.zeros(0)
-    return wrap(y.astype(dt)), wrap(m.astype(dt)), wrap(inv.astype(dt))
+    return wrap(y.astype(dt, copy=False)), wrap(m.astype(dt)), wrap(inv.astype(dt))
 
 
 @op("aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, "

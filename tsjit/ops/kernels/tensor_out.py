@@ -7,6 +7,7 @@ the desired output type Long").
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import numpy as np
@@ -170,7 +171,7 @@ def store_out(r: Any, out: Tensor, checked: bool = True) -> Tensor:
 
 
 def _out_schema(base: str, overload: str) -> str:
-    raw = find(base).schema.text
+    raw = find(base).text
     head, rest = raw.split("(", 1)
     args = rest.rsplit(") -> ", 1)[0]
     star = args.startswith("*") or ", *" in args
@@ -178,11 +179,20 @@ def _out_schema(base: str, overload: str) -> str:
             f"{', Tensor(a!) out' if star else ', *, Tensor(a!) out'}) -> Tensor(a!)")
 
 
-def _out_kernel(base: Callable, name: str, dtype_pos: int) -> Callable:
+@functools.lru_cache(maxsize=None)
+def _dtype_position(qualified: str) -> int:
+    """Where operator `qualified` takes `dtype`, or -1 (asked at the first call: parsing
+    every schema at start-up costs more than the few calls need)."""
+    names = [a.name for a in find(qualified).schema.arguments]
+    return names.index("dtype") if "dtype" in names else -1
+
+
+def _out_kernel(base: Callable, name: str, qualified: str) -> Callable:
     checked = name.split(".")[0] not in _FREE_CAST
 
     def kernel(*args: Any) -> Tensor:
         *rest, out = args
+        dtype_pos = -1 if checked else _dtype_position(qualified)
         if dtype_pos >= 0 and rest[dtype_pos] is None and not checked:
             rest[dtype_pos] = out.dtype        # a reduction computes in out's dtype
         return store_out(base(*rest), out, checked)
@@ -240,11 +250,8 @@ def _pair_kernel(base: Callable, name: str) -> Callable:
 def _register() -> None:
     for base, overload in _OUT_FORMS:
         q = "aten::" + base
-        o = find(q)
-        names = [a.name for a in o.schema.arguments]
-        op(_out_schema(q, overload))(_out_kernel(o.kernel, f"{base.split('.')[0]}.{overload}",
-                                                 names.index("dtype") if "dtype" in names
-                                                 else -1))
+        op(_out_schema(q, overload))(_out_kernel(find(q).kernel,
+                                                 f"{base.split('.')[0]}.{overload}", q))
     for base, schema in _OUT_PAIRS:
         op(schema)(_pair_kernel(find("aten::" + base).kernel, base))
 

@@ -8,7 +8,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..registry import op
-from ..._tensor.kernel_util import checked_scalar, fmt_shape, not_implemented, quiet, wrap
+from ..._tensor.kernel_util import (checked_scalar, fmt_shape, native_float, not_implemented,
+                                    quiet, wrap)
 from ..._tensor.tensor import Tensor
 from .tensor_conv import tup
 from .tensor_reduce import acc
@@ -252,14 +253,21 @@ def _adaptive(self: Tensor, output_size: Any, nd: int, is_max: bool) -> tuple[Te
                                f"dimensions, but input has sizes {fmt_shape(self._a.shape)} with "
                                f"dimension {i + 1 + (0 if unbatched else 1)} being empty")
     if not is_max:
-        x = acc(a)
-        for dim in range(nd):
+        # in the input's precision (numpy's pairwise sums); windows that tile the input
+        # exactly (global pooling above all) are one reshaped mean
+        x = native_float(a)
+        sizes = a.shape[2:]
+        if all(o and s % o == 0 for s, o in zip(sizes, outs)):
+            tiles = sum(((o, s // o) for s, o in zip(sizes, outs)), ())
+            x = x.reshape(a.shape[:2] + tiles).mean(axis=tuple(range(3, 3 + 2 * nd, 2)))
+        for dim in range(0 if x.shape[2:] == tuple(outs) else nd):
             ax = 2 + dim
-            parts = [x.take(range(lo, hi), axis=ax).mean(axis=ax, keepdims=True)
+            lead = (slice(None),) * ax
+            parts = [x[lead + (slice(lo, hi),)].mean(axis=ax, keepdims=True)
                      for lo, hi in _adaptive_bounds(a.shape[ax], outs[dim])]
             x = np.concatenate(parts, axis=ax) if parts else \
-                np.zeros(x.shape[:ax] + (0,) + x.shape[ax + 1:])
-        r = x.astype(a.dtype)
+                np.zeros(x.shape[:ax] + (0,) + x.shape[ax + 1:], x.dtype)
+        r = x.astype(a.dtype, copy=False)
         return wrap(r[0] if unbatched else r), None
     bounds = [_adaptive_bounds(a.shape[2 + i], outs[i]) for i in range(nd)]
     vals = np.empty(a.shape[:2] + tuple(outs), a.dtype)

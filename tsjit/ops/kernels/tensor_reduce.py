@@ -12,8 +12,8 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (cast, float_result, not_implemented, quiet, reduce_axes, to_np,
-                                    wrap)
+from ..._tensor.kernel_util import (cast, float_result, native_float, not_implemented, quiet,
+                                    reduce_axes, to_np, wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -236,7 +236,7 @@ def _argext(name: str, self: Tensor, dim: Optional[int], keepdim: bool, largest:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                              "input.numel() == 0.")
-        r = _arg_along(a.reshape(-1), 0, largest)
+        r = a.argmax() if largest else a.argmin()     # (of the flattened array, C order)
         if keepdim:
             return wrap(np.full((1,) * a.ndim, r, np.int64))
         return wrap(np.asarray(r, np.int64))
@@ -546,7 +546,9 @@ def _softmax_input(self: Tensor, dim: int, dtype: Optional[int], name: str) -> t
         raise not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",
                               dt)
     d = wrap_dim(dim, a.ndim)
-    return acc(a), dt, (d if a.ndim else None)
+    # in the input's precision like PyTorch (half precision in float32): float64 would cost a
+    # conversion each way and twice the memory traffic; the sums are pairwise either way
+    return native_float(a), dt, (d if a.ndim else None)
 
 
 @op("aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
@@ -556,8 +558,10 @@ def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "softmax")
     if a.size == 0:
         return _result(a, dt)
-    e = np.exp(a - np.max(a, axis=d, keepdims=True))
-    return _result(e / np.sum(e, axis=d, keepdims=True), dt)
+    e = np.asarray(a - np.max(a, axis=d, keepdims=True))    # (0-d gives a numpy scalar)
+    np.exp(e, out=e)
+    e /= np.sum(e, axis=d, keepdims=True)
+    return _result(e, dt)
 
 
 @op("aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
@@ -567,8 +571,9 @@ def log_softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "log_softmax")
     if a.size == 0:
         return _result(a, dt)
-    s = a - np.max(a, axis=d, keepdims=True)
-    return _result(s - np.log(np.sum(np.exp(s), axis=d, keepdims=True)), dt)
+    s = np.asarray(a - np.max(a, axis=d, keepdims=True))
+    s -= np.log(np.sum(np.exp(s), axis=d, keepdims=True))
+    return _result(s, dt)
 
 
 @op("aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor")

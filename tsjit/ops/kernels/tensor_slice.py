@@ -22,6 +22,8 @@ def _take(a: np.ndarray, d: int, sl: slice) -> np.ndarray:
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     """A view of one index along `dim` (that dimension removed)."""
     a = self._a
+    if dim == 0 and a.ndim and -a.shape[0] <= index < a.shape[0]:
+        return wrap(a[index, ...])      # the common case (rows of a loop), without the list
     if a.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, a.ndim)

@@ -11,9 +11,10 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import float_result, not_implemented, quiet, to_np, wrap
+from ..._tensor.kernel_util import float_result, native_float, not_implemented, quiet, to_np, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace
+from . import blocked_math
 
 def _special() -> Any:
     # scipy.special costs ~0.1 s to import: only models that use erf pay it, at their first call
@@ -34,9 +35,7 @@ def erfc_array(a: np.ndarray) -> np.ndarray:
 def _sigmoid(a: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "c":
         return 1 / (1 + np.exp(-a))
-    # split by sign so that exp never overflows
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+    return blocked_math.sigmoid(native_float(a)).astype(a.dtype, copy=False)
 
 
 def _rsqrt(a: np.ndarray) -> np.ndarray:
