@@ -1,4 +1,5 @@
-"""The command line as a whole, through a subprocess: entry points, help, exit codes, errors."""
+"""The command line as a whole: entry points, help, exit codes, errors; each command once
+through a fresh process (`tsjit(..., process=True)`), its variants in-process."""
 import numpy as np
 import pytest
 
@@ -13,10 +14,33 @@ def test_version_and_both_entry_points():
     import subprocess
     import sys
     import tsjit as T
-    assert tsjit("--version").stdout.strip() == f"tsjit {T.__version__}"
+    assert tsjit("--version", process=True).stdout.strip() == f"tsjit {T.__version__}"
     proc = subprocess.run([sys.executable, "-m", "tsjit.cli", "--version"], capture_output=True,
                           text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.stdout == tsjit("--version").stdout
+
+
+def _invocation(command: str, tmp_path) -> list:
+    x = tmp_path / "x.npy"
+    np.save(x, np.ones((2, 6), np.float32))
+    mlp = case_path("model_mlp")
+    more = {"run": [x], "diff": [mlp], "report": ["-o", tmp_path / "r.html"],
+            "convert": [tmp_path / "w.safetensors"], "show": ["data.pkl"]}
+    if command == "convert":
+        pytest.importorskip("safetensors", reason="tsjit convert writes safetensors with it")
+    return [command, mlp, *more.get(command, [])]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_runs_in_a_fresh_process(command, tmp_path):
+    """As a user runs it: `python -m tsjit COMMAND ...` exits 0 and prints what the entry point
+    prints in-process (the other tests call it in-process)."""
+    args = _invocation(command, tmp_path)
+    fresh = tsjit(*args, process=True)
+    assert fresh.returncode == 0, fresh.stderr
+    assert fresh.stdout.strip() and "Traceback" not in fresh.stderr
+    if command not in ("run", "roundtrip", "report", "convert"):   # timings, temporary names
+        assert fresh.stdout == tsjit(*args).stdout
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -54,7 +78,7 @@ def test_errors_are_one_line_and_debug_shows_the_traceback(tmp_path):
         proc = tsjit(*args)
         assert proc.returncode == 1, args
         assert proc.stderr.startswith("tsjit: error: ") and proc.stderr.count("\n") == 1, proc.stderr
-    debug = tsjit("code", bad, "--debug")
+    debug = tsjit("code", bad, "--debug", process=True)
     assert debug.returncode == 1 and "Traceback" in debug.stderr
     assert debug.stderr.splitlines()[-1].startswith("tsjit: error: ")
 
