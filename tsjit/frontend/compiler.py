@@ -509,6 +509,13 @@ class FunctionCompiler(Emitter):
                                    "branches of this if", rng)
             t = T.unify(tv.value.type, fv.value.type)
             declared = self.env.declared_type(name)
+            if declared is None:
+                # declared in one branch only (`x: Union[float, str] = float(tok)` / `else:
+                # x = tok`, as PyTorch's archives hold): that type, when both values fit it
+                branch = true_env.declared_type(name) or false_env.declared_type(name)
+                if branch is not None and T.is_subtype(tv.value.type, branch) and \
+                        T.is_subtype(fv.value.type, branch):
+                    declared = branch
             if declared is not None:
                 t = declared
             if t is None:
