@@ -35,9 +35,9 @@ def _stops_within(call, seconds: float, margin: float = 3.0) -> LimitError:
 @pytest.mark.parametrize("body", [FOREVER, NESTED], ids=["while_true", "nested_loops"])
 def test_a_loop_without_end_stops_at_the_budget(tmp_path, executor, body):
     m = tsjit.jit.load(H.archive_with_forward(tmp_path / "m.pt", body))
-    err = _stops_within(lambda: m(1), 1.0, margin=10.0)   # (parsing it is not budgeted)
+    err = _stops_within(lambda: m(1), 0.25, margin=10.0)   # (parsing it is not budgeted)
     assert err.limit == "call_seconds"
-    assert "a call of forward (limit 1 s): exceeds Limits.call_seconds" in str(err)
+    assert "a call of forward (limit 0.25 s): exceeds Limits.call_seconds" in str(err)
     assert err.range is not None and H.CODE_FILE in err.range.location()
 
 
@@ -46,8 +46,8 @@ def test_a_budget_stops_a_loop_in_a_callee_and_stays_a_limit_error(executor):
     cu = CompilationUnit(
         "def spin(x: int) -> int:\n    while x > 0:\n        x = x + 1\n    return x\n\n"
         "def f(x: int) -> int:\n    return spin(x) + 1\n")
-    err = _stops_within(lambda: cu.f(1), 0.5)
-    assert type(err) is LimitError and "limit 0.5 s" in str(err)
+    err = _stops_within(lambda: cu.f(1), 0.25)
+    assert type(err) is LimitError and "limit 0.25 s" in str(err)
 
 
 @pytest.mark.parametrize("executor", MODES, indirect=True)
