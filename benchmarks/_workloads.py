@@ -64,3 +64,17 @@ def try_import_torch() -> Any:
         return torch
     except ImportError:
         return None
+
+
+def best_of_interleaved(fns: dict[str, Callable[[], Any]], repeat: int = 7) -> dict[str, float]:
+    """Best wall time in ms of each function, after one warm-up call each, the functions
+    called in turn `repeat` times (so a burst of load hits every side alike)."""
+    best = {k: float("inf") for k in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(repeat):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            best[k] = min(best[k], (time.perf_counter() - t) * 1e3)
+    return best

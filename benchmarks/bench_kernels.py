@@ -18,7 +18,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 
 import math  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
@@ -26,6 +25,7 @@ import numpy as np  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import tsjit  # noqa: E402
+from _workloads import best_of_interleaved  # noqa: E402
 import tsjit.nn.functional as TF  # noqa: E402
 
 RNG = np.random.default_rng(0)
@@ -211,18 +211,6 @@ def kernels() -> list[Kernel]:
     ]
 
 
-def best_ms(fns: dict[str, Callable[[], Any]], repeat: int = 7) -> dict[str, float]:
-    """Best time of each function in ms, the functions taking turns."""
-    best = {k: math.inf for k in fns}
-    for fn in fns.values():
-        fn()
-    for _ in range(repeat):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            best[k] = min(best[k], (time.perf_counter() - t) * 1e3)
-    return best
-
 
 def main(names: list[str]) -> None:
     try:
@@ -246,7 +234,7 @@ def main(names: list[str]) -> None:
         got, want = k.tsjit(*ts).numpy(), k.numpy(*xs)
         scale = max(1.0, float(np.abs(want).max()))
         assert np.abs(got - want).max() <= 1e-4 * scale, f"{k.name}: tsjit and numpy disagree"
-        b = best_ms(fns)
+        b = best_of_interleaved(fns)
         faster = "tsjit" if b["tsjit"] <= b["numpy"] else "numpy"
         print(f"| {k.name} | {k.where} | {b['tsjit']:.3f} | {b['numpy']:.3f} | "
               f"{b.get('torch', math.nan):.3f} | {faster} ({b['tsjit'] / b['numpy']:.2f}x) |",

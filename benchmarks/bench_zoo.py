@@ -30,6 +30,8 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+
+from _workloads import best_of_interleaved  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -83,16 +85,6 @@ def _first_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
     return f"{type(e).__name__}: {text[0] if text else ''}"[:160]
 
-
-def best_of_interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
-    """Best wall time in ms of each function, the functions called in turn `repeat` times."""
-    best = {k: math.inf for k in fns}
-    for _ in range(repeat):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            best[k] = min(best[k], (time.perf_counter() - t) * 1e3)
-    return best
 
 
 def fresh_process(lib: str, folder: str, timeout: float = 600, tv: bool = False) -> dict:
