@@ -1,7 +1,6 @@
 """Archive code checked at load (check="full", `tsjit check`) and bounded in time: code
 that does not compile is refused before it is served, code that runs for ever stops at
 its budget (Limits.load_seconds for __setstate__, Limits.call_seconds for calls)."""
-import inspect
 import signal
 
 import pytest
@@ -73,11 +72,6 @@ def test_the_command_line_check_lists_the_same_problems(base, tmp_path):
 
 # The interpreter checks the deadline at loop back-edges and calls (the compiler/interpreter
 # half of issue 16); until it does, a loop without end is not stopped and these fail.
-_INTERPRETER_CHECKS = "check_deadline" in inspect.getsource(
-    __import__("tsjit.interpreter.run", fromlist=["run"]))
-_NEEDS_DEADLINES = pytest.mark.xfail(
-    not _INTERPRETER_CHECKS, strict=True,
-    reason="the interpreter does not call tsjit.ir.limits.check_deadline yet")
 
 
 class _Hung(Exception):
@@ -103,7 +97,6 @@ def _zero_state(root):
     root.state = 0      # (what the __getstate__ below returns)
 
 
-@_NEEDS_DEADLINES
 def test_a_call_that_runs_for_ever_stops_at_call_seconds(base, watchdog):
     bad = _edit_code(base, "    flag = self.flag\n", FOREVER + "    flag = self.flag\n")
     m = tsjit.load(bad, limits=tsjit.Limits(call_seconds=0.5))
@@ -112,7 +105,6 @@ def test_a_call_that_runs_for_ever_stops_at_call_seconds(base, watchdog):
         m(tsjit.zeros(1))
 
 
-@_NEEDS_DEADLINES
 def test_a_setstate_that_runs_for_ever_stops_at_load_seconds(base, watchdog):
     setstate = ("  def __getstate__(self: __torch__.tests.helpers.hostile_archives.Base) -> int:\n"
                 "    return 0\n"
