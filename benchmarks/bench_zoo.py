@@ -10,8 +10,11 @@ ones, and the steady-state time of tsjit and of torch.jit — the two called in 
 where the archive needs its operators); tsjit's and torch's processes
 take turns, best of `--fresh`, after one untimed process each. The children may write Python's
 bytecode caches (PYTHONDONTWRITEBYTECODE is dropped): an installed tsjit has them, as an
-installed torch does, and without them every process would compile tsjit's ~140 modules. `--resave` adds whether tsjit's re-save runs in PyTorch with the
-same results. The archives are the zoo's cache (tests/helpers/zoo_generate.py), built on demand.
+installed torch does, and without them every process would compile tsjit's ~140 modules;
+`--no-bytecode` measures that case instead (tsjit's children run a copy of the package
+without caches, with PYTHONDONTWRITEBYTECODE=1, as a source checkout in a sandbox does;
+torch keeps its installed caches). `--resave` adds whether tsjit's re-save runs in PyTorch
+with the same results. The archives are the zoo's cache (tests/helpers/zoo_generate.py), built on demand.
 
 The machine is shared: every ratio is taken from measurements made side by side in one run.
 A failing step prints the first line of its error (the missing operator, usually).
@@ -87,12 +90,29 @@ def _first_line(e: BaseException) -> str:
 
 
 
+# `--no-bytecode`: a folder holding a copy of the tsjit package without bytecode caches
+_SOURCE_ONLY: list[str] = []
+
+
+def source_only_copy(folder: str) -> str:
+    """A copy of tsjit's package in `folder` without bytecode caches; its parent folder."""
+    import shutil
+    shutil.copytree(os.path.join(ROOT, "tsjit"), os.path.join(folder, "tsjit"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
 def fresh_process(lib: str, folder: str, timeout: float = 600, tv: bool = False) -> dict:
     """Import + load + first call of `folder`'s model by `lib` in a new Python process
     (`tv`: torch imports torchvision too, which archives of detection models need)."""
+    source_only = bool(_SOURCE_ONLY) and lib == "tsjit"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+        _SOURCE_ONLY[:source_only] + [ROOT]
+        + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    if source_only:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder] + (["tv"] if tv else []),
                        capture_output=True, text=True, env=env, timeout=timeout)
     if r.returncode != 0:
@@ -225,7 +245,12 @@ def main() -> None:
     ap.add_argument("--fresh", type=int, default=1, help="fresh processes per side (best of); "
                     "0 skips them")
     ap.add_argument("--resave", action="store_true", help="check tsjit's re-save in PyTorch")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="fresh tsjit processes compile tsjit from source (no bytecode caches)")
     args = ap.parse_args()
+    if args.no_bytecode:
+        source = tempfile.TemporaryDirectory(prefix="tsjit-source-")
+        _SOURCE_ONLY.append(source_only_copy(source.name))
     sys.path.insert(0, ROOT)
     import torch
     torch.set_num_threads(1)
@@ -237,7 +262,8 @@ def main() -> None:
     cases = [c for c in CASES if not wanted or c.name in wanted]
     cols = columns(args.resave)
     print(f"one thread; steady: best of {args.repeat} interleaved calls; fresh processes: "
-          f"best of {args.fresh} per side\n")
+          f"best of {args.fresh} per side"
+          f"{' (tsjit without bytecode caches)' if args.no_bytecode else ''}\n")
     print("| " + " | ".join(h for h, _ in cols) + " |")
     print("|" + " --- |" * len(cols))
     rows = []
