@@ -6,7 +6,8 @@ Per model, in one process: `tsjit.load` time, the first call's time (tsjit compi
 the first call pays the parse and compilation), whether the outputs match PyTorch's recorded
 ones, and the steady-state time of tsjit and of torch.jit — the two called in turn, best of
 `--repeat`, after warm-up calls. Then, in fresh processes (tsjit's never imports torch),
-`import` + load + first call, and the peak RSS of that process (torch's imports torchvision too
+`import` + load + first call (wall time, and the whole process's CPU time, which a busy
+machine does not inflate), and the peak RSS of that process (torch's imports torchvision too
 where the archive needs its operators); tsjit's and torch's processes
 take turns, best of `--fresh`, after one untimed process each. The children may write Python's
 bytecode caches (PYTHONDONTWRITEBYTECODE is dropped): an installed tsjit has them, as an
@@ -113,11 +114,22 @@ def fresh_process(lib: str, folder: str, timeout: float = 600, tv: bool = False)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+    before = _children_cpu()
     r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder] + (["tv"] if tv else []),
                        capture_output=True, text=True, env=env, timeout=timeout)
     if r.returncode != 0:
         raise RuntimeError((r.stderr.strip().splitlines() or ["?"])[-1])
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    # the whole child's CPU time (interpreter start, reading the inputs included): on a busy
+    # machine, wall times wait for a core and this does not
+    out["cpu"] = _children_cpu() - before
+    return out
+
+
+def _children_cpu() -> float:
+    import resource
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def measure(case, repeat: int, fresh: int, resave: bool) -> dict:
@@ -179,6 +191,7 @@ def measure(case, repeat: int, fresh: int, resave: bool) -> dict:
                     runs[lib].append(fresh_process(lib, folder, tv=tv and lib == "torch"))
             for lib, rs in runs.items():
                 row[f"{lib}_cold_ms"] = min(r["total"] for r in rs) * 1e3
+                row[f"{lib}_cold_cpu_ms"] = min(r["cpu"] for r in rs) * 1e3
                 row[f"{lib}_rss_mb"] = min(r["rss_mb"] for r in rs)
         except Exception as e:
             row["error"] = f"fresh process: {_first_line(e)}"
@@ -213,6 +226,7 @@ def columns(resave: bool) -> list[tuple[str, Callable[[dict], str]]]:
         ("steady ms tsjit / torch.jit", lambda r: _pair(r, "tsjit_ms", "torch_ms", 1)),
         ("fresh process import+load+first ms", lambda r: _pair(r, "tsjit_cold_ms",
                                                                 "torch_cold_ms")),
+        ("fresh process CPU ms", lambda r: _pair(r, "tsjit_cold_cpu_ms", "torch_cold_cpu_ms")),
         ("peak RSS MiB", lambda r: _pair(r, "tsjit_rss_mb", "torch_rss_mb")),
         ("match", lambda r: r.get("match", "-")),
     ]
@@ -227,6 +241,7 @@ def summary(rows: list[dict]) -> list[str]:
     lines = []
     for label, a, b in (("steady", "tsjit_ms", "torch_ms"),
                         ("fresh process", "tsjit_cold_ms", "torch_cold_ms"),
+                        ("fresh process CPU", "tsjit_cold_cpu_ms", "torch_cold_cpu_ms"),
                         ("peak RSS", "tsjit_rss_mb", "torch_rss_mb"),
                         ("first call", "first_ms", "torch_first_ms")):
         ratios = [(r[a] / r[b], r["model"]) for r in rows if a in r and b in r]

@@ -353,7 +353,8 @@ def eye(n: int, m: Optional[int] = None, *, dtype: Any = None, device: Any = Non
 # ---------------------------------------------------------------------------------
 
 _seed = 67280421310721
-_gen = np.random.Generator(np.random.PCG64(_seed))
+# made when first used: numpy.random is a tenth of tsjit's import time
+_gen: Optional[np.random.Generator] = None
 
 
 def manual_seed(seed: int) -> Any:
@@ -410,7 +411,7 @@ class Generator:
 
 def get_rng_state() -> Tensor:
     """The generator's state as a uint8 tensor (set_rng_state restores it)."""
-    text = json.dumps(_gen.bit_generator.state).encode()
+    text = json.dumps(_generator().bit_generator.state).encode()
     return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
 
 
@@ -418,14 +419,20 @@ def set_rng_state(new_state: Tensor) -> None:
     """Restore a state get_rng_state returned."""
     try:
         state = json.loads(bytes(np.asarray(new_state._a, dtype=np.uint8)).decode())
-        _gen.bit_generator.state = state
+        _generator().bit_generator.state = state
     except (ValueError, TypeError, KeyError) as err:
         raise RuntimeError(f"set_rng_state: not a state get_rng_state returned ({err})") from None
 
 
 def generator() -> np.random.Generator:
     """The global numpy Generator used by every random kernel."""
+    global _gen
+    if _gen is None:
+        _gen = np.random.Generator(np.random.PCG64(_seed))
     return _gen
+
+
+_generator = generator   # (for the sampling functions, whose `generator=` argument hides it)
 
 
 def _float_dt(dtype: Any) -> D.dtype:
@@ -440,7 +447,7 @@ def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     """Uniform samples in [0, 1)."""
     as_device(device)
     dt = _float_dt(dtype)
-    return _finish(_gen.random(_size(size)).astype(D.to_numpy_dtype(dt)), requires_grad)
+    return _finish(_generator().random(_size(size)).astype(D.to_numpy_dtype(dt)), requires_grad)
 
 
 def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
@@ -448,7 +455,7 @@ def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """Standard normal samples."""
     as_device(device)
     dt = _float_dt(dtype)
-    return _finish(_gen.standard_normal(_size(size)).astype(D.to_numpy_dtype(dt)),
+    return _finish(_generator().standard_normal(_size(size)).astype(D.to_numpy_dtype(dt)),
                    requires_grad)
 
 
@@ -463,7 +470,7 @@ def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
     dt = _dt(dtype, D.int64)
-    return _finish(_gen.integers(low, high, _size((size,))).astype(D.to_numpy_dtype(dt)),
+    return _finish(_generator().integers(low, high, _size((size,))).astype(D.to_numpy_dtype(dt)),
                    requires_grad)
 
 
@@ -486,7 +493,7 @@ def randint_like(t: Tensor, low: int, high: Any = None, *, dtype: Any = None,
 def randperm(n: int, *, dtype: Any = None, device: Any = None, **_: Any) -> Tensor:
     """A random permutation of 0..n-1."""
     as_device(device)
-    return Tensor._wrap(_gen.permutation(n).astype(D.to_numpy_dtype(_dt(dtype, D.int64))))
+    return Tensor._wrap(_generator().permutation(n).astype(D.to_numpy_dtype(_dt(dtype, D.int64))))
 
 
 def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, dtype: Any = None,
@@ -495,7 +502,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, dtype: Any = No
     m = mean._a if isinstance(mean, Tensor) else mean
     s = std._a if isinstance(std, Tensor) else std
     shape = _size((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
-    r = _gen.normal(m, s, shape)
+    r = _generator().normal(m, s, shape)
     dt = (mean.dtype if isinstance(mean, Tensor) else std.dtype if isinstance(std, Tensor)
           else _dt(dtype))
     return Tensor._wrap(np.asarray(r).astype(D.to_numpy_dtype(dt)))

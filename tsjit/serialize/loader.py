@@ -24,7 +24,7 @@ from .._tensor import Device, Tensor, device as make_device
 from .._tensor.dtypes import as_dtype
 from . import pickle_format as P
 from .debug_info import DebugRecord, decode_debug_info
-from .attribute_types import fits_test, quick_types, type_problem
+from .attribute_types import slot_tests, type_problem
 from .errors import ArchiveError, clipped, quoted
 from .extra_files import fill_extra_files
 from .tensor_views import tensor_array
@@ -307,8 +307,7 @@ class _ObjectLoader(Rebuilder):
         if not isinstance(t, T.ClassType):
             raise ArchiveError(f"{name} is not a class in this archive ({self.where})")
         slots = t.attribute_slots()
-        quick = tuple(quick_types(a.type) for a in t.attributes)
-        fits = tuple(fits_test(a.type) for a in t.attributes)
+        quick, fits = slot_tests([a.type for a in t.attributes])
         return t, slots, tuple(slots), tuple(slots.values()), quick, fits
 
 
