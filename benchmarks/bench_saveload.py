@@ -104,7 +104,9 @@ def main(argv: list[str]) -> None:
     flat: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="tsjit-bench-") as folder:
         for size in sizes:
-            print(time_saves(size, folder, torch, repeat=5 if size <= 100 else 3), flush=True)
+            # (a 10 MiB save takes a few ms: more turns, for a busy machine's quiet moments)
+            turns = 15 if size <= 10 else 5 if size <= 100 else 3
+            print(time_saves(size, folder, torch, repeat=turns), flush=True)
             paths = write_archives(size, folder, torch)
             for writer, path in paths.items():
                 times = time_loads(path, torch, repeat=7 if size <= 100 else 5)
