@@ -39,6 +39,7 @@ SLOW_MODULES = {
     "tests/serialize/test_mutated_archives.py", "tests/nn/test_script_layers.py",
     "tests/nn/test_layers_eager.py", "tests/nn/test_properties.py",
     "tests/codegen/test_optimize.py", "tests/frontend/test_code_outline.py",
+    "tests/hostile/test_source_depth.py", "tests/test_layering.py", "tests/test_suite_layout.py",
 }
 
 
@@ -50,6 +51,14 @@ def _zoo_requested(config) -> bool:
     here = Path(config.invocation_params.dir)
     named = (Path(here, arg.split("::")[0]).resolve() for arg in config.args)
     return config.getoption("--zoo") or any(p == ZOO or ZOO in p.parents for p in named)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under exactly `-m "not slow"` (the quick subset) the SLOW_MODULES are not even imported:
+    every test in them would be deselected, and importing them costs each worker seconds."""
+    if config.option.markexpr.strip() != "not slow":
+        return None
+    return str(collection_path).replace(str(config.rootpath) + "/", "", 1) in SLOW_MODULES or None
 
 
 @pytest.hookimpl(tryfirst=True)     # before xdist reads the xdist_group marks
