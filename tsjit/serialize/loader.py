@@ -63,15 +63,15 @@ class _Storages:
                 type(pid[1]) is not P.Global:
             raise ArchiveError(f"unexpected persistent id {quoted(pid)} in {where}")
         _, cls, key, location, numel = pid
-        found = _STORAGE_DTYPES.get(cls)
-        if found is None:
+        dt = _STORAGE_DTYPES.get(cls)
+        if dt is None:
             raise ArchiveError(f"unknown storage type {clipped(cls.qualname)} in {where}")
         if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
             raise ArchiveError(f"bad storage reference {quoted(pid)} in {where}")
         if location != "cpu":
             check_location(location, self.map_to_cpu, f"storage {self.reader.top}/"
                            f"{self.folder}{clipped(key)} of a tensor in {where}")
-        dt, np_dtype = found
+        np_dtype = dt.np
         name = self.folder + key
         reader = self.reader
         if np_dtype is None:
@@ -115,11 +115,10 @@ def check_location(location: Any, map_to_cpu: bool, what: str) -> None:
                            "only: load with map_location='cpu' to load it there")
 
 
-# (dtype, numpy dtype or None) of the `torch.<X>Storage` globals, by Global (interned:
-# looked up by identity).
-_STORAGE_DTYPES: dict[P.Global, tuple[Any, Optional[np.dtype]]] = {
-    P.Global("torch", cls): (as_dtype(name), as_dtype(name).np)
-    for cls, name in P.STORAGE_DTYPES.items()}
+# The dtype of the `torch.<X>Storage` globals, by Global (interned: looked up by identity).
+# (its numpy type is asked for when a storage is met: bfloat16's would import ml_dtypes)
+_STORAGE_DTYPES: dict[P.Global, Any] = {
+    P.Global("torch", cls): as_dtype(name) for cls, name in P.STORAGE_DTYPES.items()}
 
 
 # (numpy's module has a __getattr__, so Python looks its attributes up the slow way each
