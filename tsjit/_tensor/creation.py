@@ -5,7 +5,6 @@ streams do not match PyTorch's (programs may only rely on shapes, dtypes and ran
 """
 from __future__ import annotations
 
-import json
 
 import math
 from typing import Any, Optional, Sequence
@@ -401,24 +400,29 @@ class Generator:
         return self._seed
 
     def get_state(self) -> Tensor:
-        text = json.dumps(self._gen.bit_generator.state).encode()
+        text = _json().dumps(self._gen.bit_generator.state).encode()
         return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
 
     def set_state(self, new_state: Tensor) -> "Generator":
-        self._gen.bit_generator.state = json.loads(bytes(np.asarray(new_state._a)).decode())
+        self._gen.bit_generator.state = _json().loads(bytes(np.asarray(new_state._a)).decode())
         return self
+
+
+def _json() -> Any:
+    import json   # (when a generator's state is read or set: a few ms of tsjit's import)
+    return json
 
 
 def get_rng_state() -> Tensor:
     """The generator's state as a uint8 tensor (set_rng_state restores it)."""
-    text = json.dumps(_generator().bit_generator.state).encode()
+    text = _json().dumps(_generator().bit_generator.state).encode()
     return Tensor._wrap(np.frombuffer(text, dtype=np.uint8).copy())
 
 
 def set_rng_state(new_state: Tensor) -> None:
     """Restore a state get_rng_state returned."""
     try:
-        state = json.loads(bytes(np.asarray(new_state._a, dtype=np.uint8)).decode())
+        state = _json().loads(bytes(np.asarray(new_state._a, dtype=np.uint8)).decode())
         _generator().bit_generator.state = state
     except (ValueError, TypeError, KeyError) as err:
         raise RuntimeError(f"set_rng_state: not a state get_rng_state returned ({err})") from None
