@@ -115,8 +115,10 @@ def fresh_process(lib: str, folder: str, timeout: float = 600, tv: bool = False)
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = _children_cpu()
+    # (`python -c` puts the working folder first on sys.path: the copy's, for the copy)
     r = subprocess.run([sys.executable, "-c", _CHILD, lib, folder] + (["tv"] if tv else []),
-                       capture_output=True, text=True, env=env, timeout=timeout)
+                       capture_output=True, text=True, env=env, timeout=timeout,
+                       cwd=_SOURCE_ONLY[0] if source_only else None)
     if r.returncode != 0:
         raise RuntimeError((r.stderr.strip().splitlines() or ["?"])[-1])
     out = json.loads(r.stdout.strip().splitlines()[-1])
