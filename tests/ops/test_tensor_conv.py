@@ -57,6 +57,29 @@ def test_conv_windows(data: st.DataObject) -> None:
     O.diff(name + ".padding", *args, [1] * nd, "same", c["dilation"], c["groups"], **TOL)
 
 
+@pytest.mark.parametrize("size,k,pad,stride,dilation,groups", [
+    (2, 7, 3, 1, 1, 4),     # depthwise 7x7 over 2x2: the 3x3 middle of the kernel reads it
+    (2, 5, 2, 1, 1, 4),     # the first and last positions read only padding
+    (3, 5, 6, 1, 3, 1),     # dilated: the dropped positions shift the input instead
+    (2, 4, 5, 2, 2, 2),
+    (1, 1, 1, 2, 1, 2),     # every window steps over the input: zeros and the bias
+])
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv_drops_positions_reading_only_padding(size: int, k: int, pad: int, stride: int,
+                                                   dilation: int, groups: int,
+                                                   bias: bool) -> None:
+    from tsjit.ops.kernels.tensor_conv import _drop_padding_positions
+    rng = np.random.default_rng(size * k + pad)
+    x = rng.standard_normal((1, 4, size, size + 1)).astype(np.float32)
+    w = rng.standard_normal((4, 4 // groups, k, k)).astype(np.float32)
+    b = rng.standard_normal(4).astype(np.float32) if bias else None
+    outs = tuple((s + 2 * pad - dilation * (k - 1) - 1) // stride + 1 for s in x.shape[2:])
+    _, cut, _ = _drop_padding_positions(x, w, [stride] * 2, [(pad, pad)] * 2, [dilation] * 2,
+                                        outs)
+    assert k == 1 or cut.shape[2] < k      # the case drops something
+    O.diff("aten::conv2d", x, w, b, [stride] * 2, [pad] * 2, [dilation] * 2, groups, **TOL)
+
+
 @SET
 @given(data=st.data())
 def test_conv_strided_and_half_inputs(data: st.DataObject) -> None:

@@ -40,12 +40,33 @@ def _compute(a: np.ndarray) -> np.ndarray:
     return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
 
 
+def _few_rows(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs faster as
+    (b.T @ a.T).T: OpenBLAS's single-threaded sgemm/dgemm is up to twice as slow with a few
+    rows against a large transposed operand as with the large operand first (measured,
+    docs/design.md: 0.5x for M <= 16 against K x N = 768 x 768, 0.8x at M = 64; small
+    weights lose a little)."""
+    m, k = a.shape
+    n = b.shape[1]
+    return 2 <= m <= 64 and k * n >= 1 << 16 and m * k * n >= 1 << 19 and \
+        b.flags.f_contiguous and a.dtype.kind == "f"
+
+
+def _matmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a (M, K) @ b (K, N), C-ordered."""
+    if _few_rows(a, b):
+        return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+    return np.matmul(a, b)
+
+
 def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
     a, b = _compute(a), _compute(b)
     with np.errstate(all="ignore"):
         if a.ndim > 2 and b.ndim == 2:
-            return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+            return _matmul2(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+        if a.ndim == 2 and b.ndim == 2:
+            return _matmul2(a, b)
         return np.matmul(a, b)
 
 
