@@ -60,9 +60,22 @@ def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
     return kernel
 
 
-def inplace(fn: Callable) -> Callable:
-    """The in-place variant of an out-of-place kernel: compute, check the dtype, write."""
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def inplace(fn: Callable, into: Optional[Callable[..., Any]] = None) -> Callable:
+    """The in-place variant of an out-of-place kernel: compute, check the dtype, write.
+
+    `into(a, *args)`, when given, computes the same formula in place into a float32 or
+    float64 array `a`; it is used when self's array is one, C-contiguous and writable (what
+    models' in-place activations see), saving the result's allocation and copy. It may
+    return NotImplemented for arguments it does not take (then the general path runs)."""
     def kernel(self: Tensor, *args: Any) -> Tensor:
+        if into is not None:
+            a = self._a
+            if a.dtype in _NATIVE and a.flags.c_contiguous and a.flags.writeable and \
+                    into(a, *args) is not NotImplemented:
+                return self
         r = fn(self, *args)
         inplace_check(self, r.dtype)
         return write_into(self, r._a)
