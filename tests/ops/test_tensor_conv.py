@@ -11,7 +11,8 @@ from hypothesis import given, strategies as st
 
 from tests.helpers import tensor_oracle as O
 
-from tsjit.ops.kernels.tensor_conv import conv_depthwise, conv_im2col, im2col  # noqa: E402
+from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_im2col,  # noqa: E402
+                                           im2col)
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -142,7 +143,8 @@ def test_depthwise_and_grouped_against_torch(data: st.DataObject) -> None:
 @SET
 @given(data=st.data())
 def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
-    # the depthwise multiply-accumulate is a second path: it must agree with the general one
+    # the depthwise multiply-accumulate and the band product are second paths: they must
+    # agree with the general one
     nd = data.draw(st.integers(1, 3), label="spatial dimensions")
     c = data.draw(depthwise_case(nd))
     x, w = c["x"], c["w"][:, :1]
@@ -155,10 +157,28 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
         xs, ws = x.astype(dt), w.astype(dt)
         bs = None if c["b"] is None else c["b"].astype(dt)
         args = (xs, ws, bs, c["stride"], pads, c["dilation"])
-        got = conv_depthwise(*args, outs)
         want = conv_im2col(*args, c["groups"], outs)
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        for path in (conv_depthwise, conv_band):
+            got = path(*args, outs)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("where", ["input", "weight"])
+def test_depthwise_non_finite_stays_in_its_windows(bad: float, where: str) -> None:
+    # the band product reads whole spans: non-finite values must not reach the outputs
+    # whose windows do not hold them (PyTorch's results there stay finite)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 9, 40)).astype(np.float32)
+    w = rng.standard_normal((3, 1, 5, 5)).astype(np.float32)     # 5 wide: the band's
+    if where == "input":
+        x[0, 1, 4, 20] = bad
+    else:       # the centre: it reads no padding, so every path agrees on every output
+        w[1, 0, 2, 2] = bad
+    for dt in (np.float32, np.float16):
+        O.diff("aten::conv2d", x.astype(dt), w.astype(dt), None, [1, 1], [2, 2], [1, 1], 3,
+               **TOL)
 
 
 def test_im2col_zero_padding_wider_than_input() -> None:

@@ -1,11 +1,12 @@
 """Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
 transposed convolutions and the generic aten::convolution entry points.
 
-Depthwise convolutions (groups == channels) multiply-accumulate one strided view per kernel
-position where that is faster; any other convolution gathers the sliding windows of the
-padded input as a strided view and contracts them with the weight in one batched matrix
-product (im2col). Both compute in float32 for float16/32 inputs as PyTorch does;
-transposed convolutions scatter per kernel position.
+Depthwise convolutions (groups == channels) with kernels 5 wide or more are one matrix
+product per channel against a band matrix of its kernel, over many channels a
+multiply-accumulate per kernel position; any other convolution gathers the sliding windows
+of the padded input as a strided view and contracts them with the weight in one batched
+matrix product (im2col). Kernel positions that read only padding are dropped first. Both compute in float32
+for float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
@@ -94,7 +95,7 @@ def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
     """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype: checks,
-    output size, then conv_depthwise or conv_im2col."""
+    output size, then a depthwise path (groups == channels) or conv_im2col."""
     n, c = a.shape[:2]
     o = k.shape[0]
     if groups <= 0:
@@ -116,11 +117,15 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
     a, k, pads = _drop_padding_positions(a, k, stride, pads, dilation, outs)
-    # measured (docs/design.md): the per-position multiply-accumulate beats im2col for
-    # depthwise kernels over many channels (im2col's product is one small matrix product
-    # per channel), and for kernels of 5x5 and more over big images; im2col wins elsewhere
-    if c == groups and (c >= 256 or (math.prod(k.shape[2:]) >= 25 and
-                                     math.prod(outs) >= 400)):
+    # the band matrix multiplies every input of a span, zeros included: an inf or NaN
+    # input would reach outputs whose windows do not hold it, so those go through im2col
+    # (a sum is one cheap pass, and is finite exactly when no element is inf or NaN,
+    # unless it overflows, which only costs the faster path)
+    if c == groups and k.shape[-1] >= 5 and math.isfinite(a.sum()):
+        return conv_band(a, k, bias, stride, pads, dilation, outs)
+    # measured (docs/design.md): over many channels a multiply-accumulate per kernel
+    # position beats im2col's one small matrix product per channel
+    if c == groups and c >= 256:
         return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
     return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
 
@@ -242,6 +247,60 @@ def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
             yb += b
     y = np.moveaxis(y, (-1, -2), (1, 2))
     return np.ascontiguousarray(y).reshape((n, c * m) + outs)
+
+
+# outputs of the last dimension per band (divided by the stride): the band matrix's waste
+# (span / kernel width) stays small while each product keeps a useful size
+BAND_TILE = 16
+
+
+def conv_band(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                   stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                   dilation: Sequence[int], outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd with groups == channels (each output channel reads one input channel) and
+    a kernel at least 5 wide: one matrix product per channel against a band matrix of its
+    kernel.
+
+    Along the last dimension a correlation is a product with a band (Toeplitz) matrix:
+    out[w] = sum_q row[q] * band[q, w], band[w * stride + j * dilation, w] = kernel[j]. The
+    outputs of that dimension go in tiles of BAND_TILE / stride, each reading a `span` of
+    the padded input; the rows of the product are the output positions of the other
+    dimensions (and the tiles), its columns those dimensions' kernel positions times the
+    span (one strided copy of the padded input). The band does span / kernel width times
+    the direct products, but in BLAS: 1.3-2x faster than conv_depthwise or im2col for 5x5
+    and 7x7 kernels (docs/design.md); narrower kernels waste too much of it."""
+    n, c = a.shape[:2]
+    m = k.shape[0] // c         # output channels per input channel
+    ks, nd = k.shape[2:], len(outs)
+    cd = compute_dtype(a.dtype)
+    ow, st, dl, kw = outs[-1], stride[-1], dilation[-1], ks[-1]
+    tw = min(ow, max(1, BAND_TILE // st))
+    tiles = -(-ow // tw)
+    span = (tw - 1) * st + (kw - 1) * dl + 1
+    width = max((tiles * tw - 1) * st + (kw - 1) * dl + 1, a.shape[-1] + pads[-1][0])
+    xp = np.zeros((n, c) + tuple(sz + lo + hi for sz, (lo, hi) in
+                                 zip(a.shape[2:-1], pads[:-1])) + (width,), cd)
+    xp[(slice(None),) * 2 + tuple(slice(lo, lo + sz) for sz, (lo, _) in
+                                  zip(a.shape[2:], pads))] = a
+    sx = xp.strides
+    windows = as_strided(
+        xp, (n, c) + outs[:-1] + (tiles,) + ks[:-1] + (span,),
+        sx[:2] + tuple(x * t for x, t in zip(sx[2:-1], stride[:-1])) + (sx[-1] * tw * st,) +
+        tuple(x * d for x, d in zip(sx[2:-1], dilation[:-1])) + (sx[-1],), writeable=False)
+    rows, kr = math.prod(outs[:-1]) * tiles, math.prod(ks[:-1])
+    band = np.zeros((c, kr, span, m, tw), cd)
+    sb = band.strides
+    # output channel i * m + j reads input channel i
+    as_strided(band, (c, m, kr, kw, tw),
+               (sb[0], sb[3], sb[1], sb[2] * dl, sb[2] * st + sb[4]))[...] = \
+        k.reshape(c, m, kr, kw)[..., None]
+    y = np.matmul(windows.reshape(n, c, rows, kr * span), band.reshape(c, kr * span, m * tw))
+    y = np.moveaxis(y.reshape((n, c) + outs[:-1] + (tiles, m, tw)), -2, 2)
+    y = y.reshape((n, c, m) + outs[:-1] + (tiles * tw,))[..., :ow]
+    y = np.ascontiguousarray(y).reshape((n, c * m) + outs)
+    if bias is not None:
+        y += bias.astype(cd, copy=False).reshape((c * m,) + (1,) * nd)
+    return y
 
 
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
