@@ -20,7 +20,11 @@ from typing import Callable, Optional
 
 import numpy as np
 
-BLOCK = 16384
+# 256 KiB per buffer, four buffers within a core's 2 MiB L2; measured on convnext's GELU shapes
+# (1.2M, 600K, 100K elements): 16 K blocks 5.3 / 2.4 / 0.37 ms, 64 K 4.5 / 2.0 / 0.30 ms,
+# 256 K 5.0 / 2.4 / 0.31 ms, unblocked 6.6 / 3.2 / 0.31 ms (the numpy calls' own cost is
+# what small blocks pay)
+BLOCK = 65536
 
 _P = 0.3275911 / math.sqrt(2)       # A&S p, folded with the 1/sqrt(2) of GELU's argument
 # A&S a1..a5, times -1/2 (the factor of |x| * erfc in the GELU form above)
