@@ -95,8 +95,7 @@ def silu(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
 def hardsigmoid(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
     """clamp(x + 3, 0, 6) / 6 in x's dtype, into `out` (which may be x) or a new array."""
     y = np.add(x, 3, out=np.empty_like(x) if out is None else out)
-    np.maximum(y, 0, out=y)     # (two passes: np.clip is slower on small arrays)
-    np.minimum(y, 6, out=y)
+    np.clip(y, 0, 6, out=y)
     y /= 6
     return y
 
