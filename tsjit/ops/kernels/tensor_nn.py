@@ -271,13 +271,18 @@ def _batch_norm(input: Tensor, weight: Optional[Tensor], bias: Optional[Tensor],
         # precision (as PyTorch's kernel), instead of float64 temporaries of float32 data.
         # float64 input keeps the plain formula below: nothing to gain there, and the zoo's
         # float64 Keypoint R-CNN (ill-conditioned: NMS cut-offs) matches PyTorch with it only
-        inv = 1 / np.sqrt(running_var._a.reshape(-1) + np.asarray(eps, a.dtype))
-        scale = inv if weight is None else inv * weight._a.reshape(-1)
-        shift = -running_mean._a.reshape(-1) * scale
-        if bias is not None:
-            shift += bias._a.reshape(-1)
-        y = np.multiply(a, scale.astype(a.dtype, copy=False).reshape(shape))
-        y += shift.astype(a.dtype, copy=False).reshape(shape)
+        inv = np.add(running_var._a.reshape(-1), eps, dtype=a.dtype)
+        np.sqrt(inv, out=inv)
+        np.divide(1, inv, out=inv)
+        scale = inv if weight is None else np.multiply(inv, weight._a.reshape(-1),
+                                                       dtype=a.dtype)
+        shift = np.multiply(running_mean._a.reshape(-1), scale, dtype=a.dtype)
+        if bias is None:
+            np.negative(shift, out=shift)
+        else:
+            np.subtract(bias._a.reshape(-1), shift, out=shift, dtype=a.dtype)
+        y = np.multiply(a, scale.reshape(shape))
+        y += shift.reshape(shape)
         return y, running_mean._a.reshape(-1), inv
     x = acc(a)
     axes = tuple(k for k in range(a.ndim) if k != 1)
