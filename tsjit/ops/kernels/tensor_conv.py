@@ -149,6 +149,8 @@ def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
     the kernel is cut to the range from the first position that reads the input to the
     last, and the padding (or, under dilation, the input's first elements) shifted to
     match."""
+    if not any(lo or hi for lo, hi in pads):
+        return a, k, list(pads)     # without padding every position reads the input
     cut, crop, new_pads = [], [], []
     for kk, size, (lo, _), st, dl, o in zip(k.shape[2:], a.shape[2:], pads, stride, dilation,
                                             outs):
