@@ -551,6 +551,17 @@ def _softmax_input(self: Tensor, dim: int, dtype: Optional[int], name: str) -> t
     return native_float(a), dt, (d if a.ndim else None)
 
 
+def row_max(a: np.ndarray, d: Optional[int]) -> np.ndarray:
+    """np.max(a, axis=d, keepdims=True). numpy reduces short contiguous rows one at a time
+    (16-long rows: 55 us for 8 K elements, against 6 us across rows), so rows of the last
+    axis up to 64 long are reduced across a transposed copy instead (the maximum is the
+    same whatever the order; NaN propagates either way)."""
+    if d is not None and d == a.ndim - 1 and 0 < a.shape[-1] <= 64 and a.size:
+        t = np.ascontiguousarray(np.moveaxis(a, -1, 0))
+        return np.maximum.reduce(t, axis=0)[..., None]
+    return np.max(a, axis=d, keepdims=True)
+
+
 @op("aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
 @quiet
 def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
@@ -558,7 +569,7 @@ def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "softmax")
     if a.size == 0:
         return _result(a, dt)
-    e = np.asarray(a - np.max(a, axis=d, keepdims=True))    # (0-d gives a numpy scalar)
+    e = np.asarray(a - row_max(a, d))    # (0-d gives a numpy scalar)
     np.exp(e, out=e)
     e /= np.sum(e, axis=d, keepdims=True)
     return _result(e, dt)
@@ -571,7 +582,7 @@ def log_softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "log_softmax")
     if a.size == 0:
         return _result(a, dt)
-    s = np.asarray(a - np.max(a, axis=d, keepdims=True))
+    s = np.asarray(a - row_max(a, d))
     s -= np.log(np.sum(np.exp(s), axis=d, keepdims=True))
     return _result(s, dt)
 
