@@ -8,6 +8,8 @@ written here (float32 throughout, in-place where it helps, sliding_window_view /
 matmul layouts for the convolutions), and torch (when importable). One thread; the three take
 turns, best of several. Each line says whether tsjit or plain numpy is faster; numpy's limit
 is the plain formulation, PyTorch's the line beside it.
+`TSJIT_BENCH_CLOCK=cpu` times the steady calls in the calling thread's CPU time (for a loaded
+machine; see _workloads.BENCH_CLOCK).
 """
 from __future__ import annotations
 
