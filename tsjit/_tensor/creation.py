@@ -14,6 +14,7 @@ import numpy as np
 
 from . import dtypes as D
 from .device import as_device
+from .kernel_util import fp_ignored, scalar_to_np
 from .tensor import Tensor
 
 # ---------------------------------------------------------------------------------
@@ -147,11 +148,11 @@ def _values_array(flat: list, dt: D.dtype, checked: bool = False) -> np.ndarray:
         else:
             src = np.array([complex(v).real if isinstance(v, complex) else float(v)
                             for v in flat], dtype=np.float64)
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             return src.astype(nd)
     if dt.kind == "c":
         return np.array([complex(v) for v in flat], dtype=nd)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return np.array([v.real if isinstance(v, complex) else float(v) for v in flat],
                         dtype=np.float64).astype(nd)
 
@@ -234,7 +235,6 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
          requires_grad: bool = False, **_: Any) -> Tensor:
     """A tensor filled with `fill_value`; its dtype is inferred from the value."""
-    from .kernel_util import scalar_to_np
     as_device(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -308,7 +308,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
         a = (start + np.arange(n, dtype=np.int64) * step).astype(D.to_numpy_dtype(dt))
     else:
         n = max(0, math.ceil((end - start) / step))
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             a = (start + np.arange(n, dtype=np.float64) * step).astype(D.to_numpy_dtype(dt))
     return _finish(a, requires_grad)
 
@@ -332,7 +332,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any
         step = (end - start) / max(steps - 1, 1)
         half = steps // 2
         v = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return _finish(v.astype(D.to_numpy_dtype(dt)), requires_grad)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (fmt_shape, native_float, not_implemented, quiet, scalar_to_np,
+from ..._tensor.kernel_util import (fmt_shape, fp_ignored, native_float, not_implemented, quiet, scalar_to_np,
                                     wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
@@ -43,7 +43,7 @@ def _compute(a: np.ndarray) -> np.ndarray:
 def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
     a, b = _compute(a), _compute(b)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         if a.ndim > 2 and b.ndim == 2:
             return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
         return np.matmul(a, b)
@@ -164,7 +164,7 @@ def outer(self: Tensor, vec2: Tensor) -> Tensor:
     if self._a.ndim != 1 or vec2._a.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {self._a.ndim}-D")
     dt = D.promote_types(self.dtype, vec2.dtype)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return wrap(np.multiply.outer(self._a.astype(dt.np), vec2._a.astype(dt.np)))
 
 
@@ -183,7 +183,7 @@ def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dty
     else:
         b = acc(base._a.astype(dt.np, copy=False))
         r = p + (b if beta == 1 else b * acc(scalar_to_np(beta, dt)))
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return wrap(np.broadcast_to(r, prod.shape).astype(dt.np))
 
 
