@@ -83,6 +83,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     elif isinstance(data, np.ndarray):
         a = np.array(data, dtype=D.to_numpy_dtype(dt) if dt else
                      D.to_numpy_dtype(D.from_numpy_dtype(data.dtype)), copy=True)
+    elif dt is None and data.__class__ in _NUMBER_DTYPES:
+        a = _number_array(data)     # (what the general case gives, without the walk)
     else:
         shape: list[int] = []
         flat: list[Any] = []
@@ -102,6 +104,20 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+_NUMBER_DTYPES = {bool: D.bool_, int: D.int64, float: None}    # None: the default float
+
+
+def _number_array(v: Any) -> np.ndarray:
+    """The 0-d array `tensor(v)` holds for a Python bool, int or float `v`."""
+    dt = _NUMBER_DTYPES[v.__class__]
+    if dt is D.int64 and not -(1 << 63) <= v < (1 << 63):
+        raise RuntimeError("Overflow when unpacking long")
+    if dt is None:
+        with fp_ignored():
+            return np.asarray(v, D.get_default_dtype().np)
+    return np.asarray(v, dt.np)
 
 
 def _dtype_from_kinds(kinds: set) -> D.dtype:
