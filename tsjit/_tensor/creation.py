@@ -302,15 +302,16 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
     if end is None:
         start, end = 0, start
     start, end, step = _num(start), _num(end), _num(step)
+    ints = start.__class__ is int and end.__class__ is int and step.__class__ is int
     if dtype is None:
-        dt = D.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) \
-            else D.int64
-        if any(isinstance(v, complex) for v in (start, end, step)):
+        dt = D.int64 if ints or not any(isinstance(v, float) for v in (start, end, step)) \
+            else D.get_default_dtype()
+        if not ints and any(isinstance(v, complex) for v in (start, end, step)):
             raise RuntimeError("arange does not support complex values")
     else:
         dt = D.as_dtype(dtype)
     for v in (start, end):
-        if isinstance(v, float) and not math.isfinite(v):
+        if not ints and isinstance(v, float) and not math.isfinite(v):
             raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step != 0 and not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
@@ -321,7 +322,9 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
         raise RuntimeError("step must be nonzero")
     if dt.kind == "i" and all(isinstance(v, int) for v in (start, end, step)):
         n = max(0, -((start - end) // step))
-        a = (start + np.arange(n, dtype=np.int64) * step).astype(D.to_numpy_dtype(dt))
+        a = np.arange(n, dtype=np.int64) if start == 0 and step == 1 else \
+            start + np.arange(n, dtype=np.int64) * step
+        a = a.astype(dt.np, copy=False)
     else:
         n = max(0, math.ceil((end - start) / step))
         with fp_ignored():
