@@ -233,8 +233,10 @@ def aminmax(self: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> t
 
 def _argext(name: str, self: Tensor, dim: Optional[int], keepdim: bool, largest: bool) -> Tensor:
     a = self._a
-    _no_complex(name, a)
-    if a.dtype == np.bool_:
+    kind = a.dtype.kind
+    if kind == "c":
+        _no_complex(name, a)
+    if kind == "b":
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
