@@ -315,12 +315,12 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
             raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step != 0 and not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dt.kind in "iu":
+    if dt.kind in "iu" and not ints:
         # integer dtypes truncate the bounds and the step first, like PyTorch
         start, end, step = (int(v) if isinstance(v, float) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if dt.kind == "i" and all(isinstance(v, int) for v in (start, end, step)):
+    if dt.kind == "i" and (ints or all(isinstance(v, int) for v in (start, end, step))):
         n = max(0, -((start - end) // step))
         a = np.arange(n, dtype=np.int64) if start == 0 and step == 1 else \
             start + np.arange(n, dtype=np.int64) * step

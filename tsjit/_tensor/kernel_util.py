@@ -51,9 +51,9 @@ class fp_ignored:
             self._state.__exit__(*exc)
 
 
-def wrap(a: Any) -> Tensor:
-    """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
-    return Tensor._wrap(a)
+# A Tensor over ndarray `a` (numpy scalars become 0-d arrays): Tensor._wrap itself, since
+# every kernel result passes through it (a function around it cost a call per result).
+wrap: Callable[[Any], Tensor] = Tensor._wrap
 
 
 # Floating kernels compute in the input's own precision when numpy has it natively (as

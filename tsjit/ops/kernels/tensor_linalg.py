@@ -55,7 +55,13 @@ def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _mm(a: np.ndarray, b: np.ndarray, dt: D.dtype) -> np.ndarray:
     """a @ b in the compute type, rounded to dt."""
-    return np.asarray(product(a, b)).astype(D.to_numpy_dtype(dt), copy=False)
+    return _rounded(product(a, b), dt)
+
+
+def _rounded(r: Any, dt: D.dtype) -> np.ndarray:
+    """A product's result as an array of dt (itself when it already is one)."""
+    nd = dt.np
+    return r if r.__class__ is np.ndarray and r.dtype is nd else np.asarray(r).astype(nd, copy=False)
 
 
 @op("aten::matmul(Tensor self, Tensor other) -> Tensor")
@@ -293,7 +299,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
         rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} "
                            f"and {wt.shape[0]}x{wt.shape[1] if wt.ndim > 1 else 1})")
-    if bias is not None and bias.dtype != dt:
+    if bias is not None and bias._a.dtype != x.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_CNAMES.get(bias.dtype.name)} != {_CNAMES.get(dt.name)}")
     r = product(x, wt)
@@ -303,7 +309,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
             r += b          # the usual bias: in place, no second output-sized temporary
         else:
             r = r + bias._a
-    return wrap(np.asarray(r).astype(dt.np, copy=False))
+    return wrap(_rounded(r, dt))
 
 
 @op("aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor")
