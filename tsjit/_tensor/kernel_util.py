@@ -85,19 +85,26 @@ def dtype_of(x: Any) -> D.dtype:
     return x.dtype if isinstance(x, Tensor) else D.scalar_dtype(x)
 
 
+# numpy's own element types, whose casts are C++'s (ml_dtypes' and the raw float4 pairs take
+# the general path)
+_NUMPY_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+_NUMPY_INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                              np.uint16, np.uint32, np.uint64))
+
+
 def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     """A Python number as a 0-d array of dtype `dt`, converting like a C++ cast."""
     c = v.__class__
     if c is float or c is int:
         # the operands of most scalar arithmetic (x * 0.5, x + 1): one cast, through a
         # double for a floating dtype as below
-        kind, nd = dt.kind, dt._np
-        if kind == "f" and nd is not None:
+        nd = dt._np
+        if nd in _NUMPY_FLOATS:
             if c is int or _FP_IGNORED.get():
                 return np.asarray(float(v), nd)
             with fp_ignored():
                 return np.asarray(v, nd)
-        if kind == "i" and nd is not None and c is int and _INT64_MIN <= v <= _INT64_MAX:
+        if nd in _NUMPY_INTS and c is int and _INT64_MIN <= v <= _INT64_MAX:
             return np.asarray(v, np.int64).astype(nd)   # wraps like a C++ cast
     nd = D.to_numpy_dtype(dt)
     if dt in D.RAW_DTYPES:
