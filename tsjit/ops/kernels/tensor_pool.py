@@ -363,12 +363,13 @@ def constant_pad_nd(self: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:
                                f"{pairs[i][0]} and {pairs[i][1]} resulted in a negative output "
                                f"size, which is invalid. Check dimension {i} of your input.")
     v = checked_scalar(value, self.dtype)
-    # a filled array and one copy into it: np.pad's own bookkeeping was 6x PyTorch's pad on
-    # swin's windows
-    grow = [(max(0, lo), max(0, hi)) for lo, hi in pairs]
-    out = np.full(tuple(n + lo + hi for n, (lo, hi) in zip(x.shape, grow)), v, a.dtype)
-    out[tuple(slice(lo, lo + n) for n, (lo, _) in zip(x.shape, grow))] = x
-    return wrap(out)
+    widths = [(max(0, lo), max(0, hi)) for lo, hi in pairs]
+    # np.pad's constant mode, without its general machinery (a no-op pad cost 50 us)
+    r = np.empty(tuple(s + lo + hi for s, (lo, hi) in zip(x.shape, widths)), x.dtype)
+    if r.size != x.size:
+        r.fill(v)
+    r[tuple(slice(lo, lo + s) for s, (lo, _) in zip(x.shape, widths))] = x
+    return wrap(r)
 
 
 _NP_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
