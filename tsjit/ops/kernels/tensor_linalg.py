@@ -43,7 +43,6 @@ def _compute(a: np.ndarray) -> np.ndarray:
     return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
 
 
-<<<<<<< HEAD
 def _few_rows(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs faster as
     (b.T @ a.T).T: OpenBLAS's single-threaded sgemm/dgemm is up to twice as slow with a few
@@ -63,25 +62,16 @@ def _matmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a, b)
 
 
-def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
-    a, b = _compute(a), _compute(b)
-    with np.errstate(all="ignore"):
-        if a.ndim > 2 and b.ndim == 2:
-            return _matmul2(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
-        if a.ndim == 2 and b.ndim == 2:
-            return _matmul2(a, b)
-        return np.matmul(a, b)
-=======
 @quiet
 def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
     if a.dtype not in NATIVE_FLOATS or b.dtype not in NATIVE_FLOATS:
         a, b = _compute(a), _compute(b)
     if a.ndim > 2 and b.ndim == 2:
-        return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+        return _matmul2(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+    if a.ndim == 2 and b.ndim == 2:
+        return _matmul2(a, b)
     return np.matmul(a, b)
->>>>>>> h/dispatch
 
 
 def _mm(a: np.ndarray, b: np.ndarray, dt: D.dtype) -> np.ndarray:
