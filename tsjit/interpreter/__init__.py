@@ -5,8 +5,7 @@ class) does not load the operator library.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..ir.lazy_names import lazy_getattr
 
 _WHERE = {
     "Code": "code", "build_code": "code", "ScriptError": "errors", "OPCODES": "instructions",
@@ -16,13 +15,6 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tsjit.interpreter' has no attribute '{name}'")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_getattr(__name__, _WHERE)
 
 __all__ = sorted(_WHERE)

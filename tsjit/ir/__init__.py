@@ -5,8 +5,7 @@ alone (as `import tsjit` does) stays cheap.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .lazy_names import lazy_getattr
 
 _WHERE = {
     "CompilationUnit": "compilation_unit", "QualifiedName": "compilation_unit",
@@ -21,15 +20,6 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name == "types":
-        return importlib.import_module(".types", __name__)
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tsjit.ir' has no attribute '{name}'")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_getattr(__name__, {"types": "types", **_WHERE})
 
 __all__ = ["types"] + sorted(_WHERE)

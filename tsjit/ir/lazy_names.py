@@ -1,0 +1,22 @@
+"""Packages whose names load on first use (PEP 562): a package lists where each public name
+lives, and importing the package imports none of those modules."""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Callable
+
+
+def lazy_getattr(package: str, where: dict[str, str]) -> Callable[[str], Any]:
+    """A module `__getattr__` for `package`: name -> the attribute of that name of the
+    submodule `where[name]` (the submodule itself when the name is the submodule's own),
+    imported on first use and then kept in the package's namespace."""
+    def __getattr__(name: str) -> Any:
+        module = where.get(name)
+        if module is None:
+            raise AttributeError(f"module '{package}' has no attribute '{name}'")
+        found = importlib.import_module(f".{module}", package)
+        value = found if name == module else getattr(found, name)
+        setattr(sys.modules[package], name, value)
+        return value
+    return __getattr__
