@@ -5,6 +5,8 @@ class) does not load the operator library.
 """
 from __future__ import annotations
 
+import importlib
+
 from ..ir.lazy_names import lazy_getattr
 
 _WHERE = {
@@ -15,6 +17,7 @@ _WHERE = {
 }
 
 
-__getattr__ = lazy_getattr(__name__, _WHERE)
+__getattr__ = lazy_getattr(__name__, _WHERE,
+                           lambda m: importlib.import_module(f".{m}", __name__))
 
 __all__ = sorted(_WHERE)

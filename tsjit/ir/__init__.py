@@ -5,6 +5,8 @@ alone (as `import tsjit` does) stays cheap.
 """
 from __future__ import annotations
 
+import importlib
+
 from .lazy_names import lazy_getattr
 
 _WHERE = {
@@ -20,6 +22,7 @@ _WHERE = {
 }
 
 
-__getattr__ = lazy_getattr(__name__, {"types": "types", **_WHERE})
+__getattr__ = lazy_getattr(__name__, {"types": "types", **_WHERE},
+                           lambda m: importlib.import_module(f".{m}", __name__))
 
 __all__ = ["types"] + sorted(_WHERE)

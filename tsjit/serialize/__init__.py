@@ -4,6 +4,8 @@ The names below are imported when first used: loading an archive needs none of t
 writer's modules (export, the printer), and a fresh process compiles fewer of them."""
 from __future__ import annotations
 
+import importlib
+
 from ..ir.lazy_names import lazy_getattr
 from .errors import ArchiveError, PicklingError, UnpicklingError
 
@@ -15,4 +17,5 @@ _LAZY = {"archive_records": "export", "save_module": "export",
 __all__ = ["ArchiveError", "PicklingError", "UnpicklingError", *_LAZY]
 
 
-__getattr__ = lazy_getattr(__name__, _LAZY)
+__getattr__ = lazy_getattr(__name__, _LAZY,
+                           lambda m: importlib.import_module(f".{m}", __name__))
