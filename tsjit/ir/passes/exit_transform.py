@@ -112,8 +112,7 @@ def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
     guard.insert_after(b.nodes[i])
     exited, go_on = guard.add_block(), guard.add_block()
     for n in rest:
-        b.nodes.remove(n)
-        n.owning_block = None
+        n._unlink()
         go_on.append(n)
     normal = list(b.outputs)
     new_normal = [guard.add_output(v.type) for v in normal]
@@ -199,8 +198,7 @@ def _continue_in(b: Block, i: int, go_on: Block, other: Block) -> None:
             sub.return_node.remove_input(k)
         n.erase_output(k)
     for m in rest:
-        b.nodes.remove(m)
-        m.owning_block = None
+        m._unlink()
         go_on.append(m)
     provided = len(other.outputs)
     for k, v in enumerate(list(b.outputs)):
