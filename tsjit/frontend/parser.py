@@ -34,7 +34,6 @@ __all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
 _lark: Any = None  # the lark.Lark instance, built on first use
-_Token: Any = None  # the token class (_Tok, or lark.Token for lark's loop), bound with _lark
 _driver: Any = None  # the _Driver running lark's tables (or a LarkLoop), built with _lark
 # The lark releases _Driver is tested on, [first, last): it reads their private tables
 # and lexer. pyproject.toml pins the same range; any other release parses with lark's
@@ -70,6 +69,9 @@ class _Tok(str):
         tok = str.__new__(cls, value)
         tok.type, tok.value, tok.start_pos, tok.end_pos = type, value, start_pos, end_pos
         return tok
+
+
+_Token: Any = _Tok  # the post-lexer's token class (lark.Token when lark's loop runs)
 
 
 class _SyntaxErr(Exception):
@@ -604,14 +606,19 @@ def _reduce_callback(name: str, expand1: bool, steps: Optional[list], trailing: 
 
 def _expanding_filter(steps: list, trailing: int, build: Callable) -> Callable:
     """lark's ChildFilterLALR: keep the listed children, an inlined rule's own children in
-    its place, and Nones where optional parts are missing."""
+    its place, and Nones where optional parts are missing. A list that grows by left
+    recursion (`_items: _items item | item`) is extended in place, never copied: copying
+    made a long statement list quadratic."""
     def run(children: list) -> Any:
         out: list = []
         for i, expand, nones in steps:
             if nones:
                 out += [None] * nones
             if expand:
-                out += children[i].children
+                if out:
+                    out += children[i].children
+                else:
+                    out = children[i].children   # (each inlined list has one parent)
             else:
                 out.append(children[i])
         if trailing:
