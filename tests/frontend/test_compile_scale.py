@@ -5,19 +5,8 @@ Work is counted, not timed: how many times the compiler reads a variable table
 level hands on the names bound inside it, so the names merged are O(n^2); looking each
 up through the enclosing blocks made it O(n^3) (frontend/environment.py `_Open`)."""
 import tsjit.frontend.environment as E
-from tests.helpers.hostile_code import archive_with_forward
+from tests.helpers.hostile_code import archive_with_forward, nested_binding_ifs
 import tsjit
-
-
-def nested_binding_ifs(n: int) -> str:
-    """`n` nested `if`s, each binding a new name before the next."""
-    lines = []
-    for i in range(n):
-        pad = " " * (4 + 2 * i)
-        lines.append(f"{pad}if torch.gt(x, {i}):")
-        lines.append(f"{pad}  y{i} = torch.add(x, {i})")
-    lines.append(" " * (4 + 2 * n) + "x = torch.add(x, 1)")
-    return "\n".join(lines) + "\n    return x\n"
 
 
 class _Counting(dict):
