@@ -123,3 +123,18 @@ def test_pyproject_pins_lark_to_the_driver_versions() -> None:
         text = f.read()
     first, last = (".".join(map(str, v)) for v in P.DRIVER_LARK_VERSIONS)
     assert f'"lark>={first},<{last}"' in text
+
+
+def test_lists_grown_by_left_recursion_are_extended_in_place() -> None:
+    # `_items: _items item | item`: each reduce takes in the inlined list and adds one
+    # item. Copying the list at each step made long statement lists quadratic to parse.
+    grow = P._expanding_filter([[0, True, 0], [1, False, 0]], 0, P._Inline)
+    items = P._Inline(["a"])
+    for x in "bcd":
+        bigger = grow([items, x])
+        assert bigger.children is items.children   # the same list, one item longer
+        items = bigger
+    assert items.children == ["a", "b", "c", "d"]
+    # a list in the middle of a rule is copied after what comes before it
+    mid = P._expanding_filter([[0, False, 1], [1, True, 0]], 1, list)
+    assert mid(["x", P._Inline(["y", "z"])]) == [None, "x", "y", "z", None]

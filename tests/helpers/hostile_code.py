@@ -66,6 +66,35 @@ def straight_line(n: int) -> str:
     return "\n".join(lines) + f"\n    return v{n - 1}\n"
 
 
+def unused_results(n: int) -> str:
+    """`n` statements whose results nothing reads (all removed as dead code)."""
+    lines = [f"    d{i} = torch.mul(x, {i})" for i in range(n)]
+    return "\n".join(lines) + "\n    return x\n"
+
+
+def foldable(n: int) -> str:
+    """`n` statements, each with an operation on constants (folded at compile time)."""
+    lines = ["    v0 = torch.add(x, 1)"]
+    lines += [f"    v{i} = torch.add(v{i - 1}, {i} * 2)" for i in range(1, n)]
+    return "\n".join(lines) + f"\n    return v{n - 1}\n"
+
+
+def nested_binding_ifs(n: int) -> str:
+    """`n` nested `if`s, each binding a new name before the next."""
+    lines = []
+    for i in range(n):
+        pad = " " * (4 + 2 * i)
+        lines.append(f"{pad}if torch.gt(x, {i}):")
+        lines.append(f"{pad}  y{i} = torch.add(x, {i})")
+    lines.append(" " * (4 + 2 * n) + "x = torch.add(x, 1)")
+    return "\n".join(lines) + "\n    return x\n"
+
+
+# Long methods, for compile time against size (benchmarks/bench_compile_scale.py).
+LONG: dict[str, Body] = {"straight": straight_line, "unused": unused_results,
+                         "folded": foldable, "nested_ifs": nested_binding_ifs}
+
+
 DEEP: dict[str, Body] = {
     "nested_ifs": nested_ifs, "nested_calls": nested_calls, "deep_list_type": deep_list_type,
     "long_sum": long_sum, "nested_lists": nested_lists, "nested_dicts": nested_dicts,

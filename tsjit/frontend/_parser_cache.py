@@ -1,19 +1,29 @@
-"""Where the LALR tables built from grammar.lark are cached between processes.
+"""Where the parser's tables built from grammar.lark are cached between processes.
 
-Building the tables costs about a second; loading them from lark's cache file costs
-a few tens of milliseconds. The cache file is a pickle, so it must live in a directory
-that only the current user can write: we never read one from a shared place.
+Building them (lark reading the grammar and making the LALR table) costs a few hundred
+milliseconds; reading them back a few, without importing lark at all. The file is keyed by
+the grammar's text, lark's release, Python's version and the table format (a new grammar
+or lark gets a new file). It holds JSON (plain data, never code) after a header line with
+the payload's SHA-256, and lives in a directory only the current user can write; it is
+written to a temporary name and renamed, so concurrent processes read a whole file or
+none. A missing, unreadable, truncated or corrupt file is rebuilt as if absent, and a
+directory that cannot be written just means no cache.
 Environment: TSJIT_PARSER_CACHE_DIR picks the directory, TSJIT_NO_PARSER_CACHE=1
 turns caching off. This module does not import lark (parser.py is the only one).
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import json
 import os
+import re
 import stat
 import sys
 import tempfile
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
+
+_HEADER = b"tsjit-parser-cache "
 
 
 def cache_file(grammar_text: str, lark_version: str, options: str = "") -> Optional[str]:
@@ -59,3 +69,53 @@ def _usable(folder: str) -> bool:
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return False
     return os.access(folder, os.W_OK | os.X_OK)
+
+
+def lark_version() -> Optional[str]:
+    """The installed lark's version, read from its `__init__.py` without importing it
+    (importing lark costs ~30 ms that a warm cache makes unnecessary); None if unknown."""
+    try:
+        spec = importlib.util.find_spec("lark")
+        if spec is None or not spec.origin:
+            return None
+        with open(spec.origin, encoding="utf-8") as f:
+            m = re.search(r"^__version__(?:\s*:\s*str)?\s*=\s*['\"]([^'\"]+)['\"]", f.read(), re.M)
+    except (OSError, ImportError, ValueError, UnicodeDecodeError):
+        return None
+    return m.group(1) if m else None
+
+
+def read_json(path: str) -> Optional[Any]:
+    """The data cached at `path`, or None when it is missing, unreadable or corrupt."""
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+        header, _, payload = blob.partition(b"\n")
+        if not header.startswith(_HEADER) or \
+                header[len(_HEADER):] != hashlib.sha256(payload).hexdigest().encode():
+            return None
+        return json.loads(payload)
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path: str, data: Any) -> bool:
+    """Cache `data` at `path`: written to a temporary file beside it and renamed over it,
+    so a reader never sees half a file. False (and nothing left behind) if it cannot."""
+    payload = json.dumps(data, separators=(",", ":")).encode()
+    blob = _HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-",
+                                   suffix=".lark-cache")
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False

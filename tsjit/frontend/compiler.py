@@ -681,7 +681,7 @@ class FunctionCompiler(Emitter):
             sv = SimpleValue(cast)
             # Bind the cast in the current block (where it is defined), so later reads here
             # reuse it; sibling blocks make their own.
-            self.env.vars[name] = sv
+            self.env.bind(name, sv)
             self.env.refinement_bindings.add(name)
         if sv is None:
             sv = self.resolver.resolve_name(name, self, rng)

@@ -29,13 +29,22 @@ TYPE_CONSTRUCTORS = ("List", "Dict", "Tuple", "Optional", "Union", "Final", "lis
 class Emitter:
     """Builds nodes at the graph's insertion point; subclassed by FunctionCompiler."""
 
-    env: Any
     lookup: Callable[[str, SourceRange], SugaredValue]
 
     def __init__(self, cu: CompilationUnit, resolver: Any, graph: Graph) -> None:
         self.cu = cu
         self.resolver = resolver
         self.graph = graph
+
+    @property
+    def env(self) -> Environment:
+        """The environment of the block being compiled."""
+        return self._env
+
+    @env.setter
+    def env(self, env: Environment) -> None:
+        env.scopes.enter(env)   # lookups from it then cost the same at any depth
+        self._env = env
 
     # --- nodes --------------------------------------------------------------------
     def insert(self, kind: str, inputs: list[Value], out_types: list[T.Type],

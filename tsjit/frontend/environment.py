@@ -17,6 +17,57 @@ class Undefined(SugaredValue):
         self.kind = reason
 
 
+class _Open:
+    """The open environments of one function (the chain from its own to the one being
+    compiled, `current`) and, per name, the open ones that bind it, innermost last.
+
+    Looking a name up by walking the chain costs its depth: an `if` nested n deep whose
+    branches bind new names looked up each of O(n) names at each of n levels through n
+    environments (cubic). From the current environment, or one just closed under it
+    (what `if` and loop merging reads), the innermost binding is the last open binder.
+    Environments close when the compiler returns to an enclosing one and never reopen,
+    so closed binders are dropped from the ends of the lists as they are met: each entry
+    is pushed and popped once. Any other change of `current` (not to a child, not back
+    to an ancestor) turns this off for the function: lookups walk the chain, as before.
+    """
+
+    def __init__(self) -> None:
+        self.current: Optional[Environment] = None
+        self.binders: dict[str, list[Environment]] = {}
+        self.usable = True
+
+    def enter(self, env: "Environment") -> None:
+        """Make `env` the environment being compiled."""
+        cur = self.current
+        if env is cur:
+            return
+        if cur is None or env.parent is cur and not env.closed:
+            env.open = True
+            for name in env.vars:  # bound before it was entered (a loop's carried values)
+                self.binders.setdefault(name, []).append(env)
+        else:
+            e: Optional[Environment] = cur
+            while e is not None and e is not env:
+                e.open, e.closed = False, True
+                e = e.parent
+            if e is None:
+                self.usable = False
+        self.current = env
+
+    def find(self, name: str) -> Optional[SugaredValue]:
+        """The innermost binding of `name` in an open environment."""
+        stack = self.binders.get(name)
+        if not stack:
+            return None
+        while stack and not stack[-1].open:
+            stack.pop()
+        for env in reversed(stack):   # (a name bound to None reads through, as in lookup)
+            v = env.vars[name] if env.open else None
+            if v is not None:
+                return v
+        return None
+
+
 class Environment:
     """Variables of one block; lookups fall back to the parent environment."""
 
@@ -28,9 +79,18 @@ class Environment:
         self.exited = False   # a return/break/continue/raise ended this block
         self.refined: dict[str, T.Type] = {}   # narrower types proven for this block
         self.refinement_bindings: set[str] = set()   # names bound only by a refinement
+        self.scopes: _Open = parent.scopes if parent is not None else _Open()
+        self.open = self.closed = False
 
     def lookup(self, name: str) -> Optional[SugaredValue]:
-        env: Optional[Environment] = self
+        v = self.vars.get(name)
+        if v is not None:
+            return v
+        scopes = self.scopes
+        if scopes.usable and (self.open and scopes.current is self or
+                              self.closed and scopes.current is self.parent):
+            return scopes.find(name)
+        env = self.parent
         while env is not None:
             v = env.vars.get(name)
             if v is not None:
@@ -90,6 +150,16 @@ class Environment:
             if (not v.has_debug_name() or not meaningful_name(v.debug_name_base())) and \
                     v.node.owning_block is self.block:
                 v.set_debug_name(name)
+        self.bind(name, sv)
+
+    def bind(self, name: str, sv: SugaredValue) -> None:
+        """Set `name` here, and nothing else (`assign` also updates declarations)."""
+        if name not in self.vars:
+            scopes = self.scopes
+            if self.open and scopes.current is self:
+                scopes.binders.setdefault(name, []).append(self)
+            elif self.open:
+                scopes.usable = False   # an enclosing block bound a name: chain order lost
         self.vars[name] = sv
 
 

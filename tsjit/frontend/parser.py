@@ -17,6 +17,7 @@ import ast as _pyast
 import bisect
 import dataclasses
 import functools
+import operator
 import os
 import re
 import threading
@@ -33,7 +34,6 @@ __all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
 _lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
 _lark: Any = None  # the lark.Lark instance, built on first use
-_Token: Any = None  # lark.Token, bound when the parser is built
 _driver: Any = None  # the _Driver running lark's tables (or a LarkLoop), built with _lark
 # The lark releases _Driver is tested on, [first, last): it reads their private tables
 # and lexer. pyproject.toml pins the same range; any other release parses with lark's
@@ -53,6 +53,25 @@ _TYPE_COMMENT = re.compile(r"#[ \t]*type:([^\n]*)")
 _TERMINAL_NAMES = {"NAME": "name", "NUMBER": "number", "STRING": "string",
                    "_NEWLINE": "end of line", "_INDENT": "indent", "_DEDENT": "dedent",
                    "$END": "end of input"}
+
+
+class _Tok(str):
+    """A token: its text, kind and offsets; what lark's Token holds that the builder reads.
+
+    lark.Token's constructor takes keywords through a shim and fills line counters; the
+    driver's lexer makes about one of these per 4 characters of source.
+    """
+
+    __slots__ = ("type", "value", "start_pos", "end_pos")
+    line = column = end_line = end_column = None   # (lark's loop reads them, if it runs)
+
+    def __new__(cls, type: str, value: str, start_pos: int = 0, end_pos: int = 0) -> "_Tok":
+        tok = str.__new__(cls, value)
+        tok.type, tok.value, tok.start_pos, tok.end_pos = type, value, start_pos, end_pos
+        return tok
+
+
+_Token: Any = _Tok  # the post-lexer's token class (lark.Token when lark's loop runs)
 
 
 class _SyntaxErr(Exception):
@@ -193,49 +212,110 @@ class _PostLexer:
         return _Token(kind, "", start_pos=prev.end_pos, end_pos=prev.end_pos)
 
 
+# No propagate_positions: it doubled the parse time; ranges come from the children
+# instead (see the grammar's header). `transformer=` makes lark call _Builder's methods as
+# it reduces: no parse tree, no recursion. The basic lexer: the grammar needs no context.
+_OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True,
+                start=["file_input", "eval_input"])
+_TABLES_FORMAT = 2  # of the cached driver tables (_driver_tables); part of the cache key
+
+
+def _grammar() -> str:
+    with open(_GRAMMAR_PATH, encoding="utf-8") as f:
+        return f.read()
+
+
 def _get_lark() -> Any:
-    """The lark parser, built on first use (from the table cache when possible)."""
-    global _lark, _Token
+    """The lark parser (lark's own loop and the source of the driver's tables), built on
+    first use."""
+    global _lark
     if _lark is None:
         with _lock:
             if _lark is None:
-                import lark  # deferred: ~40 ms, and only parsing needs it
+                import lark  # deferred: ~30 ms, and only building the tables needs it
 
-                with open(_GRAMMAR_PATH, encoding="utf-8") as f:
-                    grammar = f.read()
-                # No propagate_positions: it doubled the parse time; ranges come from the
-                # children instead (see the grammar's header). `transformer=` makes lark
-                # call _Builder's methods as it reduces: no parse tree, no recursion.
-                # The basic lexer loads ~15 ms faster from the cache than the contextual
-                # one (no per-state lexers) and the grammar needs no lexer context.
-                options = dict(parser="lalr", lexer="basic", maybe_placeholders=True,
-                               start=["file_input", "eval_input"])
-                cache = _parser_cache.cache_file(grammar, lark.__version__, repr(options))
-                _Token = lark.Token
-                parser = lark.Lark(grammar, postlex=_postlexer, transformer=_builder,
-                                   cache=cache or False, **options)
+                parser = lark.Lark(_grammar(), postlex=_postlexer, transformer=_builder,
+                                   **_OPTIONS)
                 _check_builder(parser)
-                global _driver
-                _driver = _make_driver(parser, lark.__version__)
                 _lark = parser
     return _lark
 
 
+def _get_driver() -> Any:
+    """The parse loop, built on first use: a _Driver over lark's tables (read from the
+    cache, so that lark is not even imported, when they are there), or lark's own loop."""
+    global _driver, _Token
+    if _driver is None:
+        with _lock:
+            if _driver is None:
+                driver = _cached_driver()
+                if driver is None:
+                    import lark
+
+                    driver = _make_driver(_get_lark(), lark.__version__)
+                _Token = _Tok if isinstance(driver, _Driver) else _lark_token()
+                _driver = driver
+    return _driver
+
+
+def _lark_token() -> Any:
+    import lark
+
+    return lark.Token
+
+
+def _cache_path(version: str) -> Optional[str]:
+    return _parser_cache.cache_file(_grammar(), version,
+                                    f"{_OPTIONS!r} tables {_TABLES_FORMAT}")
+
+
+def _cached_driver() -> Optional["_Driver"]:
+    """A _Driver from cached tables, or None (none cached, unusable, or lark's release
+    is not one the driver is tested on)."""
+    version = _parser_cache.lark_version()
+    if version is None or not _tested(version):
+        return None
+    path = _cache_path(version)
+    tables = _parser_cache.read_json(path) if path else None
+    if tables is not None:
+        try:
+            return _Driver(tables)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, re.error):
+            pass   # tables of another shape (a corrupt file checksummed right): rebuilt
+    return None
+
+
 def _make_driver(parser: Any, lark_version: str) -> Any:
     """A _Driver over the parser's tables if `lark_version` is a release it is tested on
-    and it can read them; else lark's own loop."""
-    first, last = DRIVER_LARK_VERSIONS
-    if first <= _version(lark_version) < last:
+    and it can read them (then the tables are cached); else lark's own loop."""
+    if _tested(lark_version):
         try:
-            return _Driver(parser)
+            tables = _driver_tables(parser)
+            driver = _Driver(tables)
         except (AttributeError, KeyError, TypeError, ImportError, NotImplementedError):
             pass    # internals differ from those _Driver reads
+        else:
+            path = _cache_path(lark_version)
+            if path:
+                _parser_cache.write_json(path, tables)
+            return driver
     return LarkLoop(parser)
+
+
+def _tested(lark_version: str) -> bool:
+    first, last = DRIVER_LARK_VERSIONS
+    return first <= _version(lark_version) < last
 
 
 def _version(text: str) -> tuple[int, ...]:
     """(major, minor, patch) of a version string such as "1.3.1" or "1.4.0rc1"."""
     return tuple(int(re.match(r"\d*", part).group() or 0) for part in text.split(".")[:3])
+
+
+def _display_names(parser: Any) -> dict[str, str]:
+    """How error messages name each terminal that has no entry in _TERMINAL_NAMES."""
+    return {t.name: repr(t.pattern.value) if type(t.pattern).__name__ == "PatternStr"
+            else t.name for t in parser.terminals}
 
 
 class LarkLoop:
@@ -244,13 +324,27 @@ class LarkLoop:
     def __init__(self, parser: Any) -> None:
         self.parser = parser
         self.text = ""
+        self.terminals = _display_names(parser)
 
     def tokens(self, text: str) -> Iterator[Any]:
         self.text = text
         return iter(())
 
     def parse(self, tokens: Iterator[Any], start: str) -> Any:
-        return self.parser.parse(self.text, start=start)
+        """lark's parse, its errors given as the driver's."""
+        import lark.exceptions as E
+
+        try:
+            return self.parser.parse(self.text, start=start)
+        except E.UnexpectedCharacters as e:
+            raise _BadCharacter(e.pos_in_stream) from None
+        except E.UnexpectedToken as e:
+            raise _UnexpectedToken(e.token, _expected(e)) from None
+        except E.UnexpectedEOF:
+            raise _UnexpectedEOF() from None
+
+
+_BAD = "_TSJIT_BAD_CHARACTER"   # the lexer's group for a character no terminal takes
 
 
 class _BadCharacter(Exception):
@@ -259,6 +353,10 @@ class _BadCharacter(Exception):
     def __init__(self, pos: int) -> None:
         super().__init__(pos)
         self.pos = pos
+
+
+class _UnexpectedEOF(Exception):
+    """The input ended inside a construct (from lark's loop)."""
 
 
 class _UnexpectedToken(Exception):
@@ -276,48 +374,39 @@ class _Driver:
     goes through a LexerState/LineCounter per token; parsing was half of scripting a
     small module. Here each reduce action is a (size, callback, rule name) triple, one
     regex matches every terminal, and tokens carry only what the builder reads (type,
-    value, start and end offsets). Shifts, reduces, callbacks and keyword retyping are
-    lark's, so the AST (and every error) is the same.
+    value, start and end offsets). Shifts, reduces, child filtering and keyword retyping
+    are lark's, read from lark's objects once (`_driver_tables`: plain data, so they can be
+    cached and the driver built without importing lark), so the AST and every error are
+    the same.
     """
 
-    def __init__(self, parser: Any) -> None:
-        import lark.lexer as L
-        from lark.parse_tree_builder import ExpandSingleChild
-        from lark.parsers.lalr_analysis import Shift
-
-        frontend = parser.parser
-        lexer = frontend.lexer.lexer  # PostLexConnector -> BasicLexer
-        scanner = lexer.scanner
+    def __init__(self, tables: dict) -> None:
         # One alternation in lark's order: trying the groups in turn is the same choice.
-        self.match = re.compile("|".join(m.pattern for m in scanner._mres),
-                                lexer.g_regex_flags).match
-        self.ignore = lexer.ignore_types
-        self.keywords: dict[str, dict[str, str]] = {}  # NAME -> {"if": "IF", ...}
-        for kind, cb in lexer.callback.items():
-            terms = cb.scanner.terminals if isinstance(cb, L.UnlessCallback) else None
-            if terms is None or any(type(t.pattern) is not L.PatternStr or t.pattern.flags
-                                    for t in terms):
-                raise NotImplementedError(f"lexer callback for {kind}")  # see _get_lark
-            self.keywords[kind] = {t.pattern.value: t.name for t in terms}
-        lalr = frontend.parser.parser
-        table, callbacks = lalr.parse_table, lalr.callbacks
-        self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
-        reduces: dict[int, tuple] = {}
+        # The last group takes any one character no terminal matches (an error).
+        self.scan = re.compile("|".join(tables["patterns"] + [f"(?P<{_BAD}>[\\s\\S])"]),
+                               tables["flags"]).finditer
+        self.ignore = frozenset(tables["ignore"])
+        self.keywords: dict[str, dict[str, str]] = tables["keywords"]  # NAME -> {"if": "IF"}
+        self.terminals: dict[str, str] = tables["terminals"]
+        if tables["token_callbacks"]:
+            raise NotImplementedError("callbacks on terminals")
+        _check_builder_names(tables["builders"])
+        # A `?rule` of one symbol passes its child on (callback None: see _chain).
+        reduces = [(size, None if size == 1 and spec[1] and spec[2] is None
+                    else _reduce_callback(*spec), origin)
+                   for size, origin, *spec in tables["reduces"]]
+        # Each row is flat: terminal index, then the target state (a shift, >= 0) or
+        # -1 - the reduce's index.
+        terms = tables["terms"]
+        shifts: dict[int, tuple[bool, int]] = {}
+        actions = [(False, r) for r in reduces]
         self.states: dict[int, dict[str, tuple[bool, Any]]] = {}
-        for state, actions in table.states.items():
-            row = self.states[state] = {}
-            for term, (action, arg) in actions.items():
-                if action is Shift:
-                    row[term] = (True, arg)
-                    continue
-                info = reduces.get(id(arg))
-                if info is None:
-                    size, callback = len(arg.expansion), callbacks[arg]
-                    if size == 1 and type(callback) is ExpandSingleChild:
-                        callback = None  # an inlined `?rule` of one symbol: the child itself
-                    info = reduces[id(arg)] = (size, callback, arg.origin.name)
-                row[term] = (False, info)
-        self.start_states, self.end_states = table.start_states, table.end_states
+        for state, row in tables["states"]:
+            self.states[state] = {
+                terms[t]: actions[-1 - a] if a < 0 else shifts.setdefault(a, (True, a))
+                for t, a in zip(row[::2], row[1::2])}
+        self.start_states: dict[str, int] = tables["start_states"]
+        self.end_states: dict[str, int] = tables["end_states"]
         self.chains: dict[tuple[int, int, str], int] = {}  # see _chain
 
     def _chain(self, below: int, top: int, lookahead: str) -> int:
@@ -337,29 +426,25 @@ class _Driver:
 
     def tokens(self, text: str) -> Iterator[Any]:
         """lark's basic lexer: the first terminal (in lark's order) that matches."""
-        match, ignore, keywords = self.match, self.ignore, self.keywords
-        token, new = _Token, str.__new__
-        pos, end = 0, len(text)
-        while pos < end:
-            m = match(text, pos)
-            if m is None:
-                raise _BadCharacter(pos)
-            kind, value = m.lastgroup, m.group()
-            start, pos = pos, m.end()
+        ignore, keywords = self.ignore, self.keywords
+        new = str.__new__
+        for m in self.scan(text):
+            kind = m.lastgroup
             if kind in ignore:
                 continue
+            start, pos = m.span()
+            if kind == _BAD:
+                raise _BadCharacter(start)
+            value = m.group()
             if kind in keywords:
                 kind = keywords[kind].get(value, kind)
-            # What lark.Token(kind, value, start_pos=start, end_pos=pos) makes, without
-            # its keyword-argument shim (two Python calls per token).
-            tok = new(token, value)
+            tok = new(_Tok, value)   # _Tok(kind, value, start, pos), one call less
             tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, start, pos
-            tok.line = tok.column = tok.end_line = tok.end_column = None
             yield tok
 
     def parse(self, tokens: Iterator[Any], start: str) -> Any:
         """Run the LALR automaton over `tokens` from the `start` symbol."""
-        states, token_callbacks, chains = self.states, self.token_callbacks, self.chains
+        states, chains = self.states, self.chains
         end_state = self.end_states[start]
         state_stack, value_stack = [self.start_states[start]], []
         last = None
@@ -372,8 +457,7 @@ class _Driver:
                     raise _UnexpectedToken(tok, {t for t in row if t.isupper()})
                 if action[0]:
                     state_stack.append(action[1])
-                    value_stack.append(token_callbacks[tok.type](tok)
-                                       if tok.type in token_callbacks else tok)
+                    value_stack.append(tok)   # (no callbacks on terminals: see __init__)
                     break
                 size, callback, origin = action[1]
                 if callback is None:  # the value stays; only the state changes
@@ -410,13 +494,158 @@ class _Driver:
                 return value_stack[-1]
 
 
+def _driver_tables(parser: Any) -> dict:
+    """What _Driver needs of lark's parser, as plain data (JSON): the lexer's patterns in
+    lark's order, the keyword retyping, the LALR table, and for each rule lark's choice of
+    builder and child filter. Reads lark's private objects: the releases it does so on
+    are DRIVER_LARK_VERSIONS; anything unexpected raises, and lark's own loop is used."""
+    import lark.lexer as L
+    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
+                                         ExpandSingleChild)
+    from lark.parsers.lalr_analysis import Shift
+
+    frontend = parser.parser
+    lexer = frontend.lexer.lexer  # PostLexConnector -> BasicLexer
+    scanner = lexer.scanner       # (built on first use; it sets lexer.callback too)
+    keywords: dict[str, dict[str, str]] = {}
+    for kind, cb in lexer.callback.items():
+        terms = cb.scanner.terminals if isinstance(cb, L.UnlessCallback) else None
+        if terms is None or any(type(t.pattern) is not L.PatternStr or t.pattern.flags
+                                for t in terms):
+            raise NotImplementedError(f"lexer callback for {kind}")
+        keywords[kind] = {t.pattern.value: t.name for t in terms}
+    lalr = frontend.parser.parser
+    table, callbacks = lalr.parse_table, lalr.callbacks
+    reduces: list[list] = []
+    index: dict[int, int] = {}
+    terms: dict[str, int] = {}
+    states = []
+    for state, actions in table.states.items():
+        row: list[int] = []
+        for term, (action, arg) in actions.items():
+            row.append(terms.setdefault(term, len(terms)))
+            if action is Shift:
+                row.append(int(arg))
+                continue
+            if id(arg) not in index:
+                index[id(arg)] = len(reduces)
+                reduces.append(_rule_spec(arg, callbacks[arg], ChildFilterLALR,
+                                          ChildFilterLALR_NoPlaceholders, ExpandSingleChild))
+            row.append(-1 - index[id(arg)])
+        states.append([state, row])
+    return {"patterns": [m.pattern for m in scanner._mres],
+            "flags": lexer.g_regex_flags, "ignore": sorted(lexer.ignore_types),
+            "keywords": keywords, "terminals": _display_names(parser),
+            "token_callbacks": sorted(k for k in callbacks if isinstance(k, str)),
+            "builders": _builder_names(parser.rules), "terms": list(terms),
+            "states": states, "reduces": reduces,
+            "start_states": dict(table.start_states), "end_states": dict(table.end_states)}
+
+
+def _rule_spec(rule: Any, callback: Any, *kinds: type) -> list:
+    """[size, rule name, builder name, expand single child, filter steps, trailing Nones]:
+    lark's callback for `rule` as data (the filter steps are lark's (index, expand,
+    Nones before) triples; None when lark filters nothing)."""
+    child_filter, no_placeholders, expand_single = kinds
+    steps: Optional[list] = None
+    trailing = 0
+    f = callback
+    if type(f) is child_filter:
+        steps, trailing, f = [list(x) for x in f.to_include], f.append_none, f.node_builder
+    elif type(f) is no_placeholders:
+        steps, f = [[i, expand, 0] for i, expand in f.to_include], f.node_builder
+    expand1 = type(f) is expand_single
+    if expand1:
+        f = f.node_builder
+    name = str(rule.alias or rule.options.template_source or rule.origin.name)
+    size = len(rule.expansion)
+    passes_child_on = size == 1 and expand1 and steps is None
+    if f != getattr(_builder, name, None) and not name.startswith("_") and not passes_child_on:
+        raise NotImplementedError(f"callback of rule {name}")   # not the plain chain read here
+    return [size, rule.origin.name, name, expand1, steps, trailing]
+
+
+class _Inline:
+    """An inlined `_rule`'s children, which its parent's filter takes in (lark's Tree)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list) -> None:
+        self.children = children
+
+
+def _reduce_callback(name: str, expand1: bool, steps: Optional[list], trailing: int) -> Any:
+    """What a reduce of a rule calls on its children: None when the rule only passes its
+    one child on (a `?rule` of one symbol), else lark's filter and builder for it."""
+    build = getattr(_builder, name) if not name.startswith("_") else _Inline
+    if expand1:
+        inner = build
+        build = lambda ch: ch[0] if len(ch) == 1 else inner(ch)   # noqa: E731
+    if steps is None:
+        return build
+    picks: list[Optional[int]] = []
+    for i, expand, nones in steps:
+        if expand:
+            return _expanding_filter(steps, trailing, build)
+        picks += [None] * nones + [i]
+    picks += [None] * trailing
+    if not picks:
+        return lambda ch: build([])
+    if None in picks:
+        # The children list has one slot more, for None (reduced lists are fresh copies).
+        get = operator.itemgetter(*[-1 if i is None else i for i in picks])
+        if len(picks) == 1:
+            return lambda ch: build([None])
+        return lambda ch: (ch.append(None), build(list(get(ch))))[1]
+    if len(picks) == 1:
+        only = picks[0]
+        return lambda ch: build([ch[only]])
+    get = operator.itemgetter(*picks)
+    return lambda ch: build(list(get(ch)))
+
+
+def _expanding_filter(steps: list, trailing: int, build: Callable) -> Callable:
+    """lark's ChildFilterLALR: keep the listed children, an inlined rule's own children in
+    its place, and Nones where optional parts are missing. A list that grows by left
+    recursion (`_items: _items item | item`) is extended in place, never copied: copying
+    made a long statement list quadratic."""
+    def run(children: list) -> Any:
+        out: list = []
+        for i, expand, nones in steps:
+            if nones:
+                out += [None] * nones
+            if expand:
+                if out:
+                    out += children[i].children
+                else:
+                    out = children[i].children   # (each inlined list has one parent)
+            else:
+                out.append(children[i])
+        if trailing:
+            out += [None] * trailing
+        return build(out)
+    return run
+
+
 def _check_builder(parser: Any) -> None:
     """Fail loudly if a grammar rule would reach the builder without a method for it."""
-    for rule in parser.rules:
+    _check_builder_names(_builder_names(parser.rules))
+
+
+def _builder_names(rules: Any) -> list[str]:
+    """The names of the builder methods lark's rules call (inlined rules call none)."""
+    names = set()
+    for rule in rules:
         name = str(rule.alias or rule.origin.name)
         if name.startswith("_") or (rule.options.expand1 and len(rule.expansion) == 1
                                     and not rule.alias):
             continue  # inlined into its parent: never built on its own
+        names.add(name)
+    return sorted(names)
+
+
+def _check_builder_names(names: list[str]) -> None:
+    for name in names:
         if not callable(getattr(_builder, name, None)):
             raise ParseError(f"internal error: no AST builder for grammar rule {name!r}")
 
@@ -430,7 +659,7 @@ def _expected(e: Any) -> set[str]:
         return set(e.expected or ())
 
 
-def _terminal_text(name: str, parser: Any, tok: Any = None) -> str:
+def _terminal_text(name: str, terminals: dict[str, str], tok: Any = None) -> str:
     """How an error message names a terminal (or, given one, a token)."""
     if tok is not None and name in ("NAME", "NUMBER"):
         return f"{name.lower()} {tok.value!r}"
@@ -438,16 +667,13 @@ def _terminal_text(name: str, parser: Any, tok: Any = None) -> str:
         return _TERMINAL_NAMES[name]
     if tok is not None and tok.value:
         return repr(str(tok.value))
-    pattern = parser.get_terminal(name).pattern
-    return repr(pattern.value) if type(pattern).__name__ == "PatternStr" else name
+    return terminals.get(name, name)
 
 
 def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = False,
            zero_base: bool = True) -> Any:
     """Parse `text`, found at offset `base` of `src`, to AST; every error is a ParseError."""
-    parser = _get_lark()
-    import lark.exceptions as E
-
+    driver = _get_driver()
     st = _LexState(text, base, expr_mode, zero_base)
 
     def at(lo: int, hi: int) -> SourceRange:
@@ -458,7 +684,7 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
         saved = _builder.enter(src, base, len(text), st)
         _postlexer.state = st
         try:
-            tree = _driver.parse(_postlexer.process(_driver.tokens(text)), start)
+            tree = driver.parse(_postlexer.process(driver.tokens(text)), start)
             if st.edge_ints:   # 2**63 not negated
                 raise ParseError(INT_RANGE, next(iter(st.edge_ints.values())).range)
             return tree
@@ -466,14 +692,13 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
             raise
         except _SyntaxErr as e:
             raise ParseError(e.message, at(e.start, e.end)) from None
-        except (_BadCharacter, E.UnexpectedCharacters) as e:
-            pos = e.pos if isinstance(e, _BadCharacter) else e.pos_in_stream
+        except _BadCharacter as e:
+            pos = e.pos
             ch = text[pos] if pos < len(text) else ""
             msg = "unterminated string literal" if ch in "'\"" else f"invalid character {ch!r}"
             raise ParseError(msg, at(pos, pos + 1)) from None
-        except (_UnexpectedToken, E.UnexpectedToken) as e:
-            tok = e.token
-            expected = e.expected if isinstance(e, _UnexpectedToken) else _expected(e)
+        except _UnexpectedToken as e:
+            tok, expected = e.token, e.expected
             if tok.type == "$END":
                 tok = _Token("$END", "", start_pos=st.last_end, end_pos=st.last_end)
             if expected == {"_INDENT"}:
@@ -483,12 +708,12 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
             elif tok.type == "NAME" and (tok.value in _UNSUPPORTED or tok.value == "from"):
                 msg = _keyword_message(tok, text)
             else:
-                msg = f"invalid syntax: unexpected {_terminal_text(tok.type, parser, tok)}"
+                msg = f"invalid syntax: unexpected {_terminal_text(tok.type, driver.terminals, tok)}"
                 if 0 < len(expected) <= 4:
-                    names = sorted(_terminal_text(x, parser) for x in expected)
+                    names = sorted(_terminal_text(x, driver.terminals) for x in expected)
                     msg += "; expected " + " or ".join(names)
             raise ParseError(msg, at(tok.start_pos or 0, tok.end_pos or 0)) from None
-        except E.UnexpectedEOF:
+        except _UnexpectedEOF:
             raise ParseError("unexpected end of input", at(st.last_end, st.last_end)) from None
         except Exception as e:  # a lark error we did not foresee, or a bug: still a ParseError
             raise ParseError(f"invalid syntax ({type(e).__name__}: {e})",

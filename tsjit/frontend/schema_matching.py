@@ -157,12 +157,13 @@ def _pack_varargs_list(c: Any, formals: Any, positional: list, kwargs: dict,
 # Which overload a call picks depends only on the candidates and the argument types, so
 # the choice is remembered: (ids of the candidate schemas, argument types) -> (the
 # candidates, which pass matched, the index chosen, the value numbers the trial matches
-# used). The entry holds the candidates, so their ids cannot be reused while it lives.
+# used, and the return types when the match takes the arguments as they are). The entry holds the candidates, so their ids cannot be reused while it lives.
 # Only calls with more than one candidate (operator overloads, which live for the whole
 # process) and "plain" argument types are remembered: class types have mutable methods
 # (interfaces match on them), and a tuple's conversion emits nodes that depend on how
 # the tuple was built (so the numbering of the trial matches would not be fixed).
-_SELECTIONS: dict[tuple, tuple[tuple[FunctionSchema, ...], bool, int, int]] = {}
+_SELECTIONS: dict[tuple, tuple[tuple[FunctionSchema, ...], bool, int, int,
+                               Optional[tuple[T.Type, ...]]]] = {}
 _MAX_SELECTIONS = 4096
 _PLAIN_CONTAINERS = (T.ListType, T.OptionalType, T.DictType, T.UnionType, T.FutureType)
 
@@ -199,8 +200,13 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
     if key is not None:
         hit = _SELECTIONS.get(key)
         if hit is not None:
-            _, allow, index, used = hit
+            _, allow, index, used, direct = hit
             graph.skip_uniques(used)  # number values as if the trial matches had run
+            if direct is not None:    # the arguments as they are, nothing converted or added
+                values = [nv.value for nv in args]
+                if self_value is not None:
+                    values.insert(0, self_value)
+                return Matched(schemas[index], values, list(direct))
             return _try_match(c, schemas[index], args, kwargs, self_value, allow, rng)
     first_unique = graph.next_unique
     for allow in (False, True):
@@ -223,12 +229,15 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
             if score > best_score:
                 best, best_score, best_index = s, score, i
         if best is not None:
+            used = graph.next_unique - first_unique
+            m = _try_match(c, best, args, kwargs, self_value, allow, rng)
             if key is not None:
                 if len(_SELECTIONS) >= _MAX_SELECTIONS:
                     _SELECTIONS.clear()
-                _SELECTIONS[key] = (tuple(schemas), allow, best_index,
-                                    graph.next_unique - first_unique)
-            return _try_match(c, best, args, kwargs, self_value, allow, rng)
+                _SELECTIONS[key] = (tuple(schemas), allow, best_index, used,
+                                    _direct(m, args, self_value, graph.next_unique -
+                                            first_unique - used))
+            return m
     shown = [T_name(nv.value.type) for nv in ([NamedValue(self_value)] if self_value else []) + list(args)]
     shown += [f"{k}={T_name(v.value.type)}" for k, v in kwargs.items()]
     name = what or (schemas[0].name if schemas else "call")
@@ -236,6 +245,18 @@ def match_schemas(c: Any, schemas: Sequence[FunctionSchema], args: Sequence[Name
                        for i, s in enumerate(schemas))
     raise CompileError(f"Arguments for call are not valid: {name}({', '.join(shown)}) matches "
                        f"none of the available variants:\n{cands}", rng)
+
+
+def _direct(m: Matched, args: Sequence[NamedValue], self_value: Optional[Value],
+            made: int) -> Optional[tuple[T.Type, ...]]:
+    """`m`'s return types if it took the positional arguments as they are and made no
+    value (no conversion, no default), so a call with the same types can skip matching."""
+    values = [nv.value for nv in args]
+    if self_value is not None:
+        values.insert(0, self_value)
+    if made or len(m.inputs) != len(values) or any(a is not b for a, b in zip(m.inputs, values)):
+        return None
+    return tuple(m.return_types)
 
 
 def _specificity(m: Matched) -> int:

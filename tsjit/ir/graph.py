@@ -10,24 +10,47 @@ Use lists are owned here and change only through a few methods: `Node.add_input`
 `replace_input`, `remove_input`, `remove_all_inputs`, `Value.replace_all_uses_with`,
 and nodes enter and leave only through `Block.append/insert_before/insert_after` and
 `Node.destroy()` (which refuses a node whose outputs are still used).
+
+Removing a node costs the same whatever the size of the graph, so passes that remove or
+move nodes one at a time stay linear in the method's length: a block chains its nodes
+(each knows the one before and after it, between the block's Param and Return nodes, as
+in PyTorch) and `Block.nodes` is a list made from the chain when read after a change
+(kept up to date by appends and by removing the last node, what compiling does); a
+value's uses are an insertion-ordered dict keyed by `Use`, so dropping one is a lookup.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 from .diagnostics import SourceRange
-from .types import Type
+from .types import AnyType, Type
 from .node_kinds import prim
 
 _NUMBERED = re.compile(r"^(.*)\.(\d+)$")
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(NamedTuple):
+    """Input `offset` of node `user` (hashable: nodes hash by identity)."""
+
     user: "Node"
     offset: int
+
+
+class Uses(dict):
+    """A value's uses, in the order they were made: keys are `Use`s (values unused).
+
+    Iterating gives the uses; `uses[i]` reads the i-th as a list would. Only graph.py
+    changes it.
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, i: int) -> Use:  # type: ignore[override]
+        if i == 0:
+            for u in self:
+                return u
+        return list(self)[i]
 
 
 class Value:
@@ -39,7 +62,7 @@ class Value:
         self.type = type
         self.node = node
         self.offset = offset
-        self.uses: list[Use] = []
+        self.uses = Uses()
         self.unique = unique
         self._name: Optional[str] = None
 
@@ -93,10 +116,10 @@ class Value:
             return
         # All at once: dropping uses one by one searches this value's use list each time,
         # quadratic in the number of uses.
-        uses, self.uses = self.uses, []
+        uses, self.uses = self.uses, Uses()
         for use in uses:
             use.user._inputs[use.offset] = other
-        other.uses.extend(uses)
+        other.uses.update(uses)
 
     def replace_all_uses_after(self, other: "Value", node: "Node") -> None:
         """Replace uses by nodes that come after `node` (in program order, including nested)."""
@@ -125,6 +148,9 @@ class Node:
         # Frames of the calls this node was inlined through, innermost first: pairs of
         # (name of the function the node came from, range of the call it replaced).
         self.callstack: tuple[tuple[str, Optional[SourceRange]], ...] = ()
+        # Neighbours in the owning block's chain (its Param and Return nodes at the ends).
+        self._prev: Optional[Node] = None
+        self._next: Optional[Node] = None
 
     # --- inputs -------------------------------------------------------------------
     @property
@@ -135,7 +161,7 @@ class Node:
         return self._inputs[i]
 
     def add_input(self, v: Value) -> Value:
-        v.uses.append(Use(self, len(self._inputs)))
+        v.uses[Use(self, len(self._inputs))] = None
         self._inputs.append(v)
         return v
 
@@ -144,21 +170,19 @@ class Node:
             self._drop_use(j)
         self._inputs.insert(i, v)
         for j in range(i, len(self._inputs)):
-            self._inputs[j].uses.append(Use(self, j))
+            self._inputs[j].uses[Use(self, j)] = None
         return v
 
     def _drop_use(self, i: int) -> None:
-        v = self._inputs[i]
-        for k, u in enumerate(v.uses):
-            if u.user is self and u.offset == i:
-                del v.uses[k]
-                return
-        raise AssertionError("use list out of sync")
+        try:
+            del self._inputs[i].uses[Use(self, i)]
+        except KeyError:
+            raise AssertionError("use list out of sync") from None
 
     def _set_input(self, i: int, v: Value) -> None:
         self._drop_use(i)
         self._inputs[i] = v
-        v.uses.append(Use(self, i))
+        v.uses[Use(self, i)] = None
 
     def replace_input(self, i: int, v: Value) -> Value:
         """Make input `i` be `v`; returns the old input."""
@@ -176,7 +200,7 @@ class Node:
             self._drop_use(j)
         del self._inputs[i]
         for j in range(i, len(self._inputs)):
-            self._inputs[j].uses.append(Use(self, j))
+            self._inputs[j].uses[Use(self, j)] = None
 
     def remove_all_inputs(self) -> None:
         for j in range(len(self._inputs)):
@@ -211,17 +235,13 @@ class Node:
 
     # --- position -----------------------------------------------------------------
     def insert_before(self, anchor: "Node") -> "Node":
-        """Insert this (detached) node right before `anchor`."""
-        anchor.owning_block._insert_at(anchor.owning_block.nodes.index(anchor), self)
+        """Insert this (detached) node right before `anchor` (a Return node: at block end)."""
+        anchor.owning_block._link(anchor._prev, self)
         return self
 
     def insert_after(self, anchor: "Node") -> "Node":
         """Insert this (detached) node right after `anchor` (a Param node: at block start)."""
-        block = anchor.owning_block
-        if anchor.kind == prim.Param:
-            block._insert_at(0, self)
-        else:
-            block._insert_at(block.nodes.index(anchor) + 1, self)
+        anchor.owning_block._link(anchor, self)
         return self
 
     def move_before(self, anchor: "Node") -> None:
@@ -229,9 +249,19 @@ class Node:
         self.insert_before(anchor)
 
     def _unlink(self) -> None:
-        if self.owning_block is not None:
-            self.owning_block.nodes.remove(self)
-            self.owning_block = None
+        """Take this node out of its block (it keeps its inputs and outputs)."""
+        block = self.owning_block
+        if block is None:
+            return
+        prev, nxt = self._prev, self._next
+        prev._next, nxt._prev = nxt, prev
+        self._prev = self._next = self.owning_block = None
+        cached = block._list
+        if cached is not None:
+            if cached and cached[-1] is self:
+                cached.pop()
+            else:
+                block._list = None
 
     def destroy(self) -> None:
         """Remove this node (and its blocks); its outputs must have no uses."""
@@ -256,7 +286,8 @@ class Node:
         node: Optional[Node] = self
         while node is not None and node.owning_block is not None:
             block = node.owning_block
-            path.append(block.nodes.index(node) if node.kind != prim.Return else len(block.nodes))
+            nodes = block.nodes
+            path.append(nodes.index(node) if node.kind != prim.Return else len(nodes))
             owner = block.owning_node
             if owner is not None:
                 path.append(owner.blocks.index(block))
@@ -281,11 +312,25 @@ class Block:
     def __init__(self, graph: "Graph", owning_node: Optional[Node]) -> None:
         self.graph = graph
         self.owning_node = owning_node
-        self.nodes: list[Node] = []
         self.param_node = Node(graph, prim.Param)
         self.param_node.owning_block = self
         self.return_node = Node(graph, prim.Return)
         self.return_node.owning_block = self
+        self.param_node._next, self.return_node._prev = self.return_node, self.param_node
+        self._list: Optional[list[Node]] = []   # the chain as a list; None: read it again
+
+    @property
+    def nodes(self) -> list[Node]:
+        """The block's nodes in order (not its Param and Return nodes). Read-only: change
+        the block through its methods and those of Node."""
+        nodes = self._list
+        if nodes is None:
+            nodes = self._list = []
+            n, end = self.param_node._next, self.return_node
+            while n is not end:
+                nodes.append(n)
+                n = n._next
+        return nodes
 
     @property
     def inputs(self) -> list[Value]:
@@ -314,18 +359,31 @@ class Block:
         self.return_node.add_input(v)
         return len(self.return_node.inputs) - 1
 
-    def _insert_at(self, index: int, node: Node) -> None:
+    def _link(self, prev: Node, node: Node) -> None:
+        """Put detached `node` into this block's chain right after `prev`."""
         if node.owning_block is not None:
             raise AssertionError("node is already in a block")
-        node.owning_block = self
-        self.nodes.insert(index, node)
+        nxt = prev._next
+        node._prev, node._next, node.owning_block = prev, nxt, self
+        prev._next = nxt._prev = node
+        cached = self._list
+        if cached is not None:
+            if nxt is self.return_node:
+                cached.append(node)
+            else:
+                self._list = None
+
+    def _insert_at(self, index: int, node: Node) -> None:
+        nodes = self.nodes
+        self._link(nodes[index - 1] if 0 < index <= len(nodes) else
+                   self.return_node._prev if index > len(nodes) else self.param_node, node)
 
     def append(self, node: Node) -> Node:
-        self._insert_at(len(self.nodes), node)
+        self._link(self.return_node._prev, node)
         return node
 
     def prepend(self, node: Node) -> Node:
-        self._insert_at(0, node)
+        self._link(self.param_node, node)
         return node
 
     def destroy(self) -> None:
@@ -400,7 +458,6 @@ class Graph:
         n = Node(self, kind, source_range)
         for v in inputs:
             n.add_input(v)
-        from .types import AnyType
         for _ in range(n_outputs):
             n.add_output(AnyType)
         return n
@@ -416,7 +473,8 @@ class Graph:
     def insert(self, node: Node) -> Node:
         """Insert `node` at the insertion point."""
         if self._insert_index is None:
-            self._insert_block.append(node)
+            block = self._insert_block
+            block._link(block.return_node._prev, node)
         else:
             self._insert_block._insert_at(self._insert_index, node)
             self._insert_index += 1

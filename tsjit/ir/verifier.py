@@ -26,7 +26,7 @@ from typing import Callable, NoReturn
 
 from . import types as T
 from .diagnostics import TsjitError
-from .graph import Block, Graph, Node, Value
+from .graph import Block, Graph, Node, Use, Value
 from .node_kinds import node_kind, prim
 from .schema import FunctionSchema
 
@@ -53,10 +53,7 @@ def lint(graph: Graph) -> None:
         for i, v in enumerate(n._inputs):
             if id(v) not in defined:
                 fail(f"{n.kind} uses {v} before it is defined (or from another scope)")
-            for u in v.uses:
-                if u.user is n and u.offset == i:
-                    break
-            else:
+            if Use(n, i) not in v.uses:
                 fail(f"use list of {v} misses input {i} of {n.kind}")
 
     def check_value_uses(v: Value) -> None:
@@ -76,6 +73,13 @@ def lint(graph: Graph) -> None:
             defined.add(id(v))
             scope.append(id(v))
             check_value_uses(v)
+        chain, m = [], b.param_node._next
+        while m is not None and m is not b.return_node:
+            chain.append(m)
+            m = m._next
+        if m is None or chain != b.nodes:
+            fail("the block's node list is not its chain of nodes (changed other than "
+                 "through Block and Node methods)")
         for n in b.nodes:
             if n.owning_block is not b:
                 fail(f"{n.kind} is listed in a block it does not belong to")

@@ -112,8 +112,7 @@ def _guard_rest(b: Block, i: int, flag: Value, exits: list[Value], kind: str,
     guard.insert_after(b.nodes[i])
     exited, go_on = guard.add_block(), guard.add_block()
     for n in rest:
-        b.nodes.remove(n)
-        n.owning_block = None
+        n._unlink()
         go_on.append(n)
     normal = list(b.outputs)
     new_normal = [guard.add_output(v.type) for v in normal]
@@ -199,8 +198,7 @@ def _continue_in(b: Block, i: int, go_on: Block, other: Block) -> None:
             sub.return_node.remove_input(k)
         n.erase_output(k)
     for m in rest:
-        b.nodes.remove(m)
-        m.owning_block = None
+        m._unlink()
         go_on.append(m)
     provided = len(other.outputs)
     for k, v in enumerate(list(b.outputs)):
@@ -310,13 +308,20 @@ _BRANCHING = (prim.If, prim.With)
 
 def run(graph: Graph) -> bool:
     """Lower every ReturnStmt and LoopContinuation; returns whether there were any."""
-    if not any(n.kind in (RETURN, CONTINUATION) for n in graph.walk()):
+    # One walk finds what there is to do: most functions end in their only return and
+    # have no `with` region and no break/continue, and the walks those need are skipped.
+    kinds = {n.kind for n in graph.walk()}
+    if RETURN not in kinds and CONTINUATION not in kinds:
         return False
     exits: dict[int, Node] = {}
-    _wrap_regions(graph.block, exits)
-    for loop in _loops(graph.block):      # innermost first
-        body = loop.blocks[0]
-        _tail(body, CONTINUATION, [v.type for v in body.outputs])
+    regions = prim.Enter in kinds
+    if regions:
+        _wrap_regions(graph.block, exits)
+    if CONTINUATION in kinds:
+        for loop in _loops(graph.block):      # innermost first
+            body = loop.blocks[0]
+            _tail(body, CONTINUATION, [v.type for v in body.outputs])
     _tail(graph.block, RETURN, [v.type for v in graph.outputs])
-    _unwrap_regions(graph, exits)
+    if regions:
+        _unwrap_regions(graph, exits)
     return True

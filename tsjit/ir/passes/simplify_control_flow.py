@@ -38,9 +38,7 @@ def _is_uninit(v: Value) -> bool:
 def _inline_branch(n: Node, branch: Block) -> None:
     """Replace an If by the nodes of its live branch."""
     for m in list(branch.nodes):
-        branch.nodes.remove(m)
-        m.owning_block = None
-        m.insert_before(n)
+        m.move_before(n)
     for out, v in zip(n.outputs, branch.outputs):
         if out.has_debug_name() and not v.has_debug_name() and v.node.kind != prim.Constant:
             # The variable the if assigned now names the value it took.
