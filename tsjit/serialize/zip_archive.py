@@ -31,7 +31,6 @@ compressed bytes (see `ArchiveWriter(deflate=...)`) the writer reproduces the wh
 from __future__ import annotations
 
 import errno
-import functools
 import hashlib
 import io
 import mmap
@@ -258,7 +257,7 @@ class ArchiveWriter:
                     + encoded + EXTRA_HEADER.pack(PAD_EXTRA_ID, extra_len - EXTRA_HEADER.size)
                     + PAD_BYTE * (extra_len - EXTRA_HEADER.size))
         self._write(payload)
-        crc = crc32(view) if self._crc32 else NO_CRC
+        crc = zlib.crc32(view) if self._crc32 else NO_CRC
         if size:
             self._write(DATA_DESCRIPTOR.pack(DATA_DESCRIPTOR_SIG, crc, len(payload), size))
         self._names.add(name)
@@ -311,29 +310,6 @@ class ArchiveWriter:
             raise ArchiveError("to_bytes() needs a writer that writes to memory")
         self.close()
         return self._file.getvalue()
-
-
-# buffers from this size on take the vectorised CRC-32 (below it, a call costs more than the
-# CRC itself, and zlib's is as fast)
-FAST_CRC_MIN_SIZE = 1 << 16
-
-
-def crc32(data: Any) -> int:
-    """The CRC-32 of a bytes-like object, as zlib.crc32: zlib-ng's (SIMD, about 6x zlib 1.2's
-    speed: the CRC was half of a large save's time) when `zlib-ng` is installed."""
-    if len(data) < FAST_CRC_MIN_SIZE:
-        return zlib.crc32(data)
-    return _large_crc32()(data)
-
-
-@functools.lru_cache(maxsize=None)
-def _large_crc32() -> Callable[[Any], int]:
-    # imported when first needed: loading archives rarely checks a large record's CRC
-    try:
-        from zlib_ng.zlib_ng import crc32 as fast
-    except ImportError:
-        return zlib.crc32
-    return fast
 
 
 class AtomicOutput:
@@ -514,7 +490,7 @@ class ArchiveReader:
         if len(data) != e.size:
             raise self._error(e, f"has {len(data)} bytes, the directory says {e.size}")
         # (a CRC of 0: PyTorch's writer with `compute_crc32` off leaves them out)
-        if crc32(data) != e.crc and e.crc != NO_CRC:
+        if zlib.crc32(data) != e.crc and e.crc != NO_CRC:
             raise self._error(e, "CRC-32 mismatch (corrupted data)", e.data_offset)
         return data
 
