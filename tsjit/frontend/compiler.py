@@ -507,17 +507,15 @@ class FunctionCompiler(Emitter):
                     continue
                 raise CompileError(f"'{name}' is assigned different kinds of values in the two "
                                    "branches of this if", rng)
-            t = T.unify(tv.value.type, fv.value.type)
-            declared = self.env.declared_type(name)
-            if declared is None:
-                # declared in one branch only (`x: Union[float, str] = float(tok)` / `else:
-                # x = tok`, as PyTorch's archives hold): that type, when both values fit it
-                branch = true_env.declared_type(name) or false_env.declared_type(name)
-                if branch is not None and T.is_subtype(tv.value.type, branch) and \
-                        T.is_subtype(fv.value.type, branch):
-                    declared = branch
-            if declared is not None:
-                t = declared
+            # As in PyTorch, the merged value has the unified type of what each branch
+            # assigned last, which is the declared type where a branch's assignment was
+            # annotated (`x: Union[float, str] = float(tok)` / `else: x = tok`, as PyTorch's
+            # archives hold): an int on both paths stays an int even if declared Optional
+            # before the if, which is the declared type only where they do not unify.
+            t = T.unify(_assigned_type(true_env, name, tv.value.type),
+                        _assigned_type(false_env, name, fv.value.type))
+            if t is None:
+                t = self.env.declared_type(name)
             if t is None:
                 self.env.assign(name, Undefined(
                     f"Type mismatch: {name} is set to type {tv.value.type.annotation_str()} in the "
@@ -558,7 +556,7 @@ class FunctionCompiler(Emitter):
         carried = [n for n in assigned_names(body_stmts, target)
                    if isinstance(self.env.lookup(n), SimpleValue)]
         if returns_inside:
-            carried += [RET_FLAG, RET_VALUE]
+            carried = [RET_FLAG, RET_VALUE] + carried    # first, as PyTorch carries them
         node = self.graph.create(prim.Loop, [max_trip, cond], 0, rng)
         self.graph.insert(node)
         block = node.add_block()
@@ -642,7 +640,8 @@ class FunctionCompiler(Emitter):
                     f"Variable '{target.id}' is annotated with type "
                     f"{prev_declared.annotation_str()} but is being assigned to a value of type "
                     f"{value.type.annotation_str()}", rng)
-            outer = self.env.outer_type(target.id)
+            # A declared variable may take any value of its declared type (checked above).
+            outer = self.env.outer_type(target.id) if prev_declared is None else None
             if outer is not None and not T.is_subtype(value.type, outer):
                 # As PyTorch: a block may not change the type of an enclosing variable.
                 raise CompileError(
@@ -690,6 +689,13 @@ class FunctionCompiler(Emitter):
         if isinstance(sv, Undefined):
             raise CompileError(sv.reason, rng)
         return sv
+
+
+def _assigned_type(env: Environment, name: str, value_type: T.Type) -> T.Type:
+    """The type a branch gave `name`: the one its annotated assignment declared, else its
+    value's."""
+    declared = env.declared.get(name)
+    return declared if declared is not None and T.is_subtype(value_type, declared) else value_type
 
 
 def _is_literal(e: ast.Expr) -> bool:

@@ -29,7 +29,8 @@ def _plain(t: T.Type) -> bool:
 
 def _foldable(n: Node) -> bool:
     s = n.schema
-    if s is None or n.kind in _NEVER or s.is_mutable() or s.name.endswith("_") or n.blocks:
+    in_place = s is not None and s.name.endswith("_") and not s.name.endswith("__")   # add_, not __is__
+    if s is None or n.kind in _NEVER or s.is_mutable() or in_place or n.blocks:
         return False
     if len(n.outputs) != 1 or not _plain(n.output().type):
         return False

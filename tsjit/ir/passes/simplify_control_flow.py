@@ -1,7 +1,7 @@
 """Simplify `prim::If` and `prim::Loop` nodes the exit transform and the compiler leave
-behind: constant conditions, outputs that are the same on both paths, uninitialized
-placeholders (a value "never read on this path" may take the other path's value), and
-loop-carried values the body passes through unchanged."""
+behind: constant conditions, loops that never run, outputs that are the same on both
+paths, uninitialized placeholders (a value "never read on this path" may take the other
+path's value), and loop-carried values the body passes through unchanged."""
 from __future__ import annotations
 
 from typing import Any
@@ -42,11 +42,6 @@ def _inline_branch(n: Node, branch: Block) -> None:
         m.owning_block = None
         m.insert_before(n)
     for out, v in zip(n.outputs, branch.outputs):
-        if out.has_debug_name() and not v.has_debug_name() and v.node.kind != prim.Constant:
-            # The variable the if assigned now names the value it took.
-            name = out.debug_name()
-            out.set_debug_name(None)
-            v.set_debug_name(name)
         out.replace_all_uses_with(v)
     n.destroy()
 
@@ -79,8 +74,21 @@ def _simplify_if(n: Node) -> bool:
     return changed
 
 
+def _never_runs(n: Node) -> bool:
+    """A loop whose trip count is a constant of at most 0, or whose first test is False."""
+    trips = _constant(n.input(0))
+    return _constant(n.input(1)) is False or \
+        isinstance(trips, int) and not isinstance(trips, bool) and trips <= 0
+
+
 def _simplify_loop(n: Node) -> bool:
     body = n.blocks[0]
+    if _never_runs(n):
+        # As PyTorch's constant propagation does: the carried values keep their first values.
+        for out, init in zip(n.outputs, n.inputs[2:]):
+            out.replace_all_uses_with(init)
+        n.destroy()
+        return True
     changed = False
     for i, out in enumerate(n.outputs):
         inp, res, init = body.inputs[i + 1], body.outputs[i + 1], n.input(i + 2)
