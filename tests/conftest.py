@@ -11,6 +11,9 @@ os.environ.setdefault("TSJIT_VERIFY", "1")
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
+# the session-end check that every tensor operator was exercised
+pytest_plugins = ["tests.helpers.oracle_coverage"]
+
 # Shared machines are noisy: no per-example deadline (a slow example is not a failure).
 # 50 examples a property (not 100) in the derandomized run; TSJIT_FUZZ=1 uses hypothesis's defaults.
 # Examples are derandomized so that a run (and CI) is reproducible; TSJIT_FUZZ=1 draws
@@ -39,6 +42,7 @@ SLOW_MODULES = {
     "tests/serialize/test_mutated_archives.py", "tests/nn/test_script_layers.py",
     "tests/nn/test_layers_eager.py", "tests/nn/test_properties.py",
     "tests/codegen/test_optimize.py", "tests/frontend/test_code_outline.py",
+    "tests/hostile/test_source_depth.py", "tests/test_layering.py", "tests/test_suite_layout.py",
 }
 
 
@@ -52,11 +56,17 @@ def _zoo_requested(config) -> bool:
     return config.getoption("--zoo") or any(p == ZOO or ZOO in p.parents for p in named)
 
 
-@pytest.hookimpl(tryfirst=True)     # before xdist reads the xdist_group marks
+def pytest_ignore_collect(collection_path, config):
+    """Under exactly `-m "not slow"` (the quick subset) the SLOW_MODULES are not even imported:
+    every test in them would be deselected, and importing them costs each worker seconds."""
+    if config.option.markexpr.strip() != "not slow":
+        return None
+    return str(collection_path).replace(str(config.rootpath) + "/", "", 1) in SLOW_MODULES or None
+
+
 def pytest_collection_modifyitems(config, items):
-    """Marks SLOW_MODULES slow; under pytest-xdist (`-n`, `--dist loadgroup`) the tests using
-    the tensor oracle run in one worker: test_tensor_zcoverage, moved last, checks what they
-    exercised."""
+    """Marks SLOW_MODULES and the tests using the tensor oracle slow; leaves out the zoo
+    unless asked for."""
     from tests.helpers import tensor_oracle
     root = str(config.rootpath) + "/"
     if not _zoo_requested(config):
@@ -65,17 +75,12 @@ def pytest_collection_modifyitems(config, items):
         if zoo:
             config.hook.pytest_deselected(items=list(zoo))
             items[:] = [item for item in items if item not in zoo]
-    group = pytest.mark.xdist_group("tensor_oracle")
     for item in items:
         module = getattr(item, "module", None)
         if str(item.path).replace(root, "", 1) in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         if module is not None and any(v is tensor_oracle for v in vars(module).values()):
-            item.add_marker(group)
             item.add_marker(pytest.mark.slow)
-    # the coverage check reads what every oracle test exercised: it runs after all of them,
-    # whatever the files are named
-    items.sort(key=lambda item: item.path.name == "test_tensor_zcoverage.py")
 
 
 def pytest_collection_finish(session):

@@ -63,6 +63,7 @@ def test_the_previous_torch_modules_come_back():
     assert after == before
 
 
+@pytest.mark.slow
 def test_run_as_torch_runs_a_torch_script_unchanged(tmp_path):
     script = tmp_path / "model.py"
     script.write_text(MODEL)

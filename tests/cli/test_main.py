@@ -31,6 +31,7 @@ def _invocation(command: str, tmp_path) -> list:
     return [command, mlp, *more.get(command, [])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_runs_in_a_fresh_process(command, tmp_path):
     """As a user runs it: `python -m tsjit COMMAND ...` exits 0 and prints what the entry point

@@ -83,6 +83,7 @@ def _png_size_and_colours(data):
     return width, height, len(img.getcolors(maxcolors=1 << 20) or [])
 
 
+@pytest.mark.slow
 def test_the_page_in_a_headless_browser(page_file, tmp_path):
     sync_api = _browser()
     problems, requests = [], []

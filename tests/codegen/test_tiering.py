@@ -86,6 +86,7 @@ def test_bad_settings_are_errors(mode, threshold):
     ({"TSJIT_EXECUTOR": "auto", "TSJIT_JIT_THRESHOLD": "7"}, "('auto', 7)"),
     ({}, "('auto', 2)"),
 ])
+@pytest.mark.slow
 def test_environment_sets_the_starting_policy(env, expected):
     out = subprocess.run([sys.executable, "-c", "import tsjit.jit.executors, tsjit; print(tsjit.jit.get_executor())"],
                          env={**{k: v for k, v in os.environ.items() if not k.startswith("TSJIT_")}, **env},
@@ -93,6 +94,7 @@ def test_environment_sets_the_starting_policy(env, expected):
     assert out.stdout.strip() == expected, out.stderr
 
 
+@pytest.mark.slow
 def test_bad_environment_is_a_clear_error():
     out = subprocess.run([sys.executable, "-c", "import tsjit.jit.executors"],
                          env={**os.environ, "TSJIT_EXECUTOR": "jit"}, capture_output=True, text=True)

@@ -135,7 +135,7 @@ def torch_op(qualified: str) -> Any:
     return getattr(getattr(getattr(torch.ops, ns), name), overload or "default")
 
 
-# qualified names exercised in this session (test_tensor_zcoverage checks them)
+# qualified names exercised in this session (tests/helpers/oracle_coverage.py checks them)
 EXERCISED: set[str] = set()
 
 

@@ -41,6 +41,7 @@ def test_a_record_larger_than_max_record_bytes(base):
     assert tsjit.load(base, limits=tsjit.Limits(max_record_bytes=1 << 20))(tsjit.zeros(1)) == 16
 
 
+@pytest.mark.slow
 def test_raising_the_ratio_lets_a_trusted_archive_inflate(base):
     size = 128 << 20    # over the allowance any archive has, far over 100 times this one
     with_extra = H.rewrite(base, lambda n, b: b, add=[("extra/big", b"")])
@@ -55,6 +56,7 @@ def test_raising_the_ratio_lets_a_trusted_archive_inflate(base):
 
 # ------------------------------------------------------------------ pickle nesting
 
+@pytest.mark.slow
 @pytest.mark.parametrize("record", ["data.pkl", "constants.pkl"])
 @pytest.mark.parametrize("which", range(4))   # lists, tuples by marks, TUPLE1 chains, dicts
 def test_deep_pickles_are_a_limit_error_not_a_recursion_error(base, record, which):
@@ -71,6 +73,7 @@ def test_the_depth_limit_is_the_one_given(base):
                    limits=tsjit.Limits(max_pickle_depth=10))
 
 
+@pytest.mark.slow
 def test_deep_pickles_in_a_checkpoint(tmp_path):
     path = tmp_path / "deep.pt"
     tsjit.save({"a": [1]}, str(path))

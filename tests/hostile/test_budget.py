@@ -60,6 +60,7 @@ def test_code_that_ends_gives_the_same_result_under_a_budget(executor):
         assert cu.f(300) == expected
 
 
+@pytest.mark.slow
 def test_a_budget_bounds_compiling_on_a_first_call(tmp_path):
     # Each nested `if` binds a new name: every enclosing `if` merges all of them, looking
     # each up through every scope (cubic in depth): minutes near the depth limit.

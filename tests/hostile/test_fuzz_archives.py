@@ -14,6 +14,7 @@ def corpus():
     return Corpus()
 
 
+@pytest.mark.slow
 def test_seeded_hostile_archives_end_in_tsjit_errors(corpus):
     limits = tsjit.Limits(load_seconds=5.0, call_seconds=5.0)
     kinds, results = set(), set()

@@ -13,6 +13,7 @@ CASES = ["model_transformer_encoder_layer", "model_resnet_block", "lang_class_co
          "lang_nested_submodules", "model_greedy_decode"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_concurrent_first_calls_agree_with_the_corpus(case: str) -> None:
     module = tsjit.load(case_path(case))           # lazy: nothing compiled yet

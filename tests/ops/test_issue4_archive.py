@@ -34,6 +34,7 @@ class _Net(torch.nn.Module):
                 torch.heaviside(x, torch.zeros_like(x)), torch.float_power(x, 2)]
 
 
+@pytest.mark.slow
 def test_torch_archive_runs_in_tsjit(tmp_path: Path) -> None:
     import tsjit
     torch.manual_seed(0)

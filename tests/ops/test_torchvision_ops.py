@@ -155,6 +155,7 @@ def _boxes(rng, n, size):
     return np.concatenate([xy, xy + wh], 1).astype(np.float32)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 def test_nms_matches_torchvision(shim, seed):
     torch = shim

@@ -15,7 +15,7 @@ X = RNG.standard_normal((3, 8)).astype(np.float32)
 
 
 def k(q):
-    return O.kernel(q)          # recorded as exercised (test_tensor_zcoverage)
+    return O.kernel(q)          # recorded as exercised (tests/helpers/oracle_coverage.py)
 
 
 def t(a):

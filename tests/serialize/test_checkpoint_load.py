@@ -227,6 +227,7 @@ def test_file_likes_load_like_paths(tmp_path: Path) -> None:
     assert m.training in (True, False)
 
 
+@pytest.mark.slow
 def test_deep_nesting_in_a_checkpoint_loads(tmp_path: Path) -> None:
     depth = 100_000
     pickled = b"\x80\x02" + b"]" * depth + b"a" * (depth - 1) + b"."

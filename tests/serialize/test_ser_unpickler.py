@@ -185,6 +185,7 @@ def test_malformed_pickles_raise_unpickling_error(label: str) -> None:
     assert "offset" in str(info.value)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(st.data())
 def test_mutated_real_pickles_never_raise_other_exceptions(data: st.DataObject) -> None:

@@ -541,10 +541,9 @@ MAP_KEEPS_FD = int(sys.version_info < (3, 13))
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
-def test_a_loaded_module_keeps_only_its_mapping_open() -> None:
+def test_a_loaded_module_keeps_only_its_mapping_open(frozen_heap) -> None:
     import gc
     import tsjit
-    gc.collect()    # (files of earlier tests' dropped modules)
     before = len(os.listdir("/proc/self/fd"))
     modules = [tsjit.load(str(MLP)) for _ in range(5)]
     # (the file the reader read is closed)
@@ -653,9 +652,8 @@ def test_opening_a_folder_or_a_short_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
-def test_a_dropped_reader_closes_its_file(tmp_path: Path) -> None:
+def test_a_dropped_reader_closes_its_file(tmp_path: Path, frozen_heap) -> None:
     import gc
-    gc.collect()
     before = len(os.listdir("/proc/self/fd"))
     reader = ArchiveReader(MLP)
     # its file, and the mapping's own descriptor before Python 3.13

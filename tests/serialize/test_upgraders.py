@@ -103,6 +103,7 @@ def test_every_upgrader_has_a_case():
     assert sorted(CASES) == sorted(u.operator for u in UPGRADERS) and len(UPGRADERS) == 19
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("up", UPGRADERS, ids=lambda u: u.operator)
 def test_upgrader_matches_pytorch(up, tmp_path):
     expr, differs = CASES[up.operator]
