@@ -1,7 +1,10 @@
 """Simplify `prim::If` and `prim::Loop` nodes the exit transform and the compiler leave
 behind: constant conditions, loops that never run, outputs that are the same on both
-paths, uninitialized placeholders (a value "never read on this path" may take the other
-path's value), and loop-carried values the body passes through unchanged."""
+paths, and loop-carried values the body passes through unchanged.
+
+An output uninitialized on one path keeps its placeholder (it could take the other path's
+value, the path never reading it): PyTorch keeps it, and its archives print it, so
+compiling their code must not simplify it away."""
 from __future__ import annotations
 
 from typing import Any
@@ -31,10 +34,6 @@ def _same_constant(a: Value, b: Value) -> bool:
         and a.type == b.type and not (a.node.attrs.keys() ^ b.node.attrs.keys())
 
 
-def _is_uninit(v: Value) -> bool:
-    return v.node.kind == prim.Uninitialized
-
-
 def _inline_branch(n: Node, branch: Block) -> None:
     """Replace an If by the nodes of its live branch."""
     for m in list(branch.nodes):
@@ -60,12 +59,6 @@ def _simplify_if(n: Node) -> bool:
         replacement = None
         if tv is fv and not _inside(tv, n):
             replacement = tv
-        elif _is_uninit(tv) and not _inside(fv, n):
-            replacement = fv
-        elif _is_uninit(fv) and not _inside(tv, n):
-            replacement = tv
-        elif _is_uninit(tv) and _is_uninit(fv):
-            replacement = tv if not _inside(tv, n) else None
         elif _same_constant(tv, fv) and not _inside(tv, n):
             replacement = tv
         if replacement is not None and replacement.type == out.type:
