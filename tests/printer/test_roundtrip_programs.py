@@ -64,6 +64,21 @@ def _load(tmp_path, source: str):
     "    if a0 is None:\n"
     "        v3 = 7 if v3 is None else (v3 + 1 if v3 > 0 else None)\n"
     "    return (a0, v3)\n", "f", [("a0", "Optional[int]")], (None,)))
+# An if whose branches both give the constant 1 to an Optional[int] (the loop that would
+# assign None never runs) kept its output, printed `v1, a00 = 1, a0`; compiled back, the
+# output is an int and folds away (PyTorch folds it the first time: a narrower value may
+# replace it).
+@example(pg.Program(
+    "def f(a0: Optional[int]) -> Tuple[Optional[int], Optional[int]]:\n"
+    "    v1: Optional[int] = 1\n"
+    "    if a0 is None:\n"
+    "        w_1 = 0\n"
+    "        while w_1 < 0:\n"
+    "            w_1 += 1\n"
+    "            v1 = None\n"
+    "    else:\n"
+    "        a0 = 2\n"
+    "    return (a0, v1)\n", "f", [("a0", "Optional[int]")], (None,)))
 def test_print_compile_print_is_a_fixed_point(tmp_path, program):
     module = _load(tmp_path, pg.module_source(program, "tsjit"))
     m = tsjit.script(module.M())

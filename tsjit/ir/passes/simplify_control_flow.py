@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..graph import Block, Graph, Node, Value
+from .. import types as T
 from ..node_kinds import prim
 
 
@@ -61,7 +62,9 @@ def _simplify_if(n: Node) -> bool:
             replacement = tv
         elif _same_constant(tv, fv) and not _inside(tv, n):
             replacement = tv
-        if replacement is not None and replacement.type == out.type:
+        if replacement is not None and T.is_subtype(replacement.type, out.type):
+            # (a narrower value, as PyTorch replaces it: one constant `1` of two `1`s
+            # merged as an Optional[int] is an int)
             out.replace_all_uses_with(replacement)
             changed = True
     return changed
