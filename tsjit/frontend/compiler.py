@@ -508,10 +508,10 @@ class FunctionCompiler(Emitter):
                 raise CompileError(f"'{name}' is assigned different kinds of values in the two "
                                    "branches of this if", rng)
             # As in PyTorch, the merged value has the unified type of what each branch
-            # assigned last, which is the declared type where a branch's assignment was
-            # annotated (`x: Union[float, str] = float(tok)` / `else: x = tok`, as PyTorch's
-            # archives hold): an int on both paths stays an int even if declared Optional
-            # before the if, which is the declared type only where they do not unify.
+            # assigned (the declared type where a branch's assignment was annotated:
+            # `x: Union[float, str] = float(tok)` / `else: x = tok`, as PyTorch's archives
+            # hold), so an int on both paths stays an int though declared Optional before
+            # the if; the enclosing declaration only where they do not unify.
             t = T.unify(_assigned_type(true_env, name, tv.value.type),
                         _assigned_type(false_env, name, fv.value.type))
             if t is None:

@@ -276,12 +276,15 @@ class Emitter:
             # The right operand runs only where the left one decided nothing: refine for it.
             return self.emit_refined(e.right, yes if is_and else no, self.emit_condition)
         out = self.emit_short_circuit(lhs, is_and, rhs, e.range)
-        # Known at compile time when either side decides it or both are known, as in
-        # PyTorch (whose `if`s then compile only the live branch); both sides are compiled
-        # and still run (the If, its value unused, is left to the passes).
-        known = [self.constant_of(lhs), self.constant_of(out.node.blocks[0 if is_and else 1].outputs[0])]
-        if (not is_and) in known or all(isinstance(k, bool) for k in known):
-            return SimpleValue(self.emit_constant(not is_and if (not is_and) in known else is_and, e.range))
+        # Known at compile time when either side decides it (`x or True`) or both are
+        # known, as in PyTorch (whose `if`s then compile only the live branch); both sides
+        # are compiled and still run (the If, its value unused, is left to the passes).
+        rhs_value = out.node.blocks[0 if is_and else 1].outputs[0]
+        sides = (self.constant_of(lhs), self.constant_of(rhs_value))
+        if any(k is (not is_and) for k in sides):
+            return SimpleValue(self.emit_constant(not is_and, e.range))
+        if all(isinstance(k, bool) for k in sides):
+            return SimpleValue(self.emit_constant(is_and, e.range))
         return SimpleValue(out)
 
     def emit_refined(self, e: ast.Expr, refined: Refinements,
