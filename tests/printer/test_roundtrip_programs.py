@@ -79,6 +79,21 @@ def _load(tmp_path, source: str):
     "    else:\n"
     "        a0 = 2\n"
     "    return (a0, v1)\n", "f", [("a0", "Optional[int]")], (None,)))
+# A loop-carried variable declared Optional, holding an int its body hands back unchanged
+# (the branch assigning it is dead), stayed carried (`v1: Optional[int] = 3` before the
+# loop); compiled back, the body does not assign it and the constant is read directly.
+@example(pg.Program(
+    "def f(a0: str) -> Tuple[str, Optional[int]]:\n"
+    "    v0: int = (0 + 0)\n"
+    "    v1: Optional[int] = 3\n"
+    "    v2: bool = False\n"
+    "    for x_2 in [v0]:\n"
+    "        if (v2 if v2 else (v0 < v0)):\n"
+    "            v1 = v0 if v1 is None else None\n"
+    "            return (a0, v1)\n"
+    "        else:\n"
+    "            return (a0, v1)\n"
+    "    return (a0, v1)\n", "f", [("a0", "str")], ("",)))
 def test_print_compile_print_is_a_fixed_point(tmp_path, program):
     module = _load(tmp_path, pg.module_source(program, "tsjit"))
     m = tsjit.script(module.M())

@@ -88,8 +88,9 @@ def _simplify_loop(n: Node) -> bool:
     changed = False
     for i, out in enumerate(n.outputs):
         inp, res, init = body.inputs[i + 1], body.outputs[i + 1], n.input(i + 2)
-        # The body hands the carried value back unchanged: it is the initial value.
-        if res is inp and init.type == inp.type and (inp.uses or out.uses):
+        # The body hands the carried value back unchanged: it is the initial value (of a
+        # narrower type too, as PyTorch replaces it).
+        if res is inp and T.is_subtype(init.type, inp.type) and (inp.uses or out.uses):
             if any(u.user is not body.return_node for u in inp.uses) or out.uses:
                 inp.replace_all_uses_with(init)
                 body.return_node.replace_input(i + 1, inp)   # keep the pass-through itself
