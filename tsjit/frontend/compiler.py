@@ -455,7 +455,12 @@ class FunctionCompiler(Emitter):
         def fail() -> None:
             self.emit_raise_message(s.msg, "builtins.AssertionError", s.range)
             self.env.exited = True
-        self.emit_if(cond, lambda: None, fail, s.range)
+        known = self.constant_of(cond)
+        if known is False:
+            fail()      # as PyTorch: what follows an assertion known to fail is dead
+            return
+        if known is not True:
+            self.emit_if(cond, lambda: None, fail, s.range)
         self.env.refined.update(yes)
 
     # --- control flow -------------------------------------------------------------

@@ -12,7 +12,7 @@ _PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
 # Side effects or run-time state: never folded.
 _NEVER = EFFECTFUL_OPERATORS | {
     "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint", "aten::is_grad_enabled",
-    "aten::is_autocast_enabled", "aten::__range_length", "aten::__derive_index",
+    "aten::is_autocast_enabled", "aten::__derive_index",
     # PyTorch leaves string formatting to run time: archives keep the call.
     "aten::format"}
 
