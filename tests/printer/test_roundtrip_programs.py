@@ -94,6 +94,20 @@ def _load(tmp_path, source: str):
     "        else:\n"
     "            return (a0, v1)\n"
     "    return (a0, v1)\n", "f", [("a0", "str")], ("",)))
+# A variable declared Optional holding an int read as an int: copied to a parameter that a
+# loop then assigns None, the loop carried an int and compiling failed ("previously had
+# type int"); PyTorch reads it as declared.
+@example(pg.Program(
+    "def f(a0: Optional[int], a1: bool) -> Tuple[Optional[int], Optional[int]]:\n"
+    "    v0: Optional[int] = 0\n"
+    "    if a1:\n"
+    "        return (a0, v0)\n"
+    "    else:\n"
+    "        a0, v0 = v0, a0\n"
+    "        for i_1 in range(3):\n"
+    "            a0 = i_1 if a0 is None else (None if a0 > 0 else a0 - 1)\n"
+    "            return (a0, v0)\n"
+    "        return (a0, v0)\n", "f", [("a0", "Optional[int]"), ("a1", "bool")], (None, False)))
 def test_print_compile_print_is_a_fixed_point(tmp_path, program):
     module = _load(tmp_path, pg.module_source(program, "tsjit"))
     m = tsjit.script(module.M())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Optional
 
-from ..ir import CompilationUnit, Function, Graph, Value
+from ..ir import CompilationUnit, Function, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.limits import check_deadline
@@ -54,6 +54,8 @@ class FunctionCompiler(Emitter):
         self.python_defaults: dict[str, Any] = {}
         # Enclosing loops, innermost last: (carried variable names, continue-condition emitter).
         self.loops: list[tuple[list[str], Any]] = []
+        # The casts giving an annotated variable its declared type (see `check_declared`).
+        self.widenings: list[Node] = []
 
     # --- the function -------------------------------------------------------------
     def compile(self) -> Graph:
@@ -75,6 +77,7 @@ class FunctionCompiler(Emitter):
                                    "all paths", d.range)
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
+        self.drop_widenings()
         run_pipeline(self.graph, [exit_transform.run])
         # To a fixed point, so compiling printed code cannot simplify any further (no jitter).
         run_to_fixed_point(self.graph, [lambda g: constant_propagation.run(g, registry.kernel_for)]
@@ -263,7 +266,26 @@ class FunctionCompiler(Emitter):
                                f"{value.type.annotation_str()}", rng)
         if value.type != t and value.node.kind == prim.Constant and value.type == T.NoneType:
             value.type = t  # `x: Optional[int] = None` keeps the declared type
+        elif value.type != t:
+            # As in PyTorch, an annotated variable reads as its declared type (so `x is None`
+            # is not known while compiling, and a loop carries it as declared) until it is
+            # assigned again; compiled, the graph holds the value itself (drop_widenings).
+            cast = self.insert(prim.unchecked_cast, [value], [t], rng)
+            self.widenings.append(cast)
+            value = cast.output()
         return value
+
+    def drop_widenings(self) -> None:
+        """Replace the casts of `check_declared` by the values they cast (of narrower types:
+        their users accept them), the variable's name going to an unnamed value."""
+        for cast in self.widenings:
+            value, out = cast.input(0), cast.output()
+            if out.has_debug_name() and not value.has_debug_name() and \
+                    value.node.kind != prim.Constant:
+                value.set_debug_name(out.debug_name())
+            out.set_debug_name(None)
+            out.replace_all_uses_with(value)
+            cast.destroy()
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
         target = s.target
