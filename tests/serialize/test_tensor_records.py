@@ -31,8 +31,8 @@ def test_the_table_matches_pytorchs_functions(func):
 def test_arguments_by_meaning():
     v2, v3 = TENSOR_CALLS[REBUILD_TENSOR_V2], TENSOR_CALLS[REBUILD_TENSOR_V3]
     assert tensor_args(v2, ("s", 1, (2,), (1,), True, None)) == ("s", 1, (2,), (1,), True, None)
-    assert tensor_args(v2, ("s", 1, (2,), (1,))).requires_grad is False
-    assert tensor_args(v3, ("s", 0, (), (), False, None, "dt")).dtype == "dt"
+    assert tensor_args(v2, ("s", 1, (2,), (1,)))[4] is False                # requires_grad
+    assert tensor_args(v3, ("s", 0, (), (), False, None, "dt"))[5] == "dt"  # dtype
     assert tensor_args(v2, ("s", 1, (2,))) is None                      # too few
     assert tensor_args(v2, ("s", 1, (2,), (1,), True, None, None, 0)) is None   # too many
     assert tensor_args(TENSOR_CALLS[REBUILD_PARAMETER], ("t", True, None)) is None

@@ -254,14 +254,16 @@ class FileView:
         """The TensorRef of `_rebuild_tensor_v2` record `r` (read as the loader reads it)."""
         from ..serialize.pickle_format import STORAGE_DTYPES, PersistentId
         from ..serialize.tensor_records import TENSOR_CALLS, storage_ref, tensor_args
-        a = tensor_args(TENSOR_CALLS[r.func], r.args)
-        ref = storage_ref(a.storage.pid) if a is not None and type(a.storage) is PersistentId \
-            else None
+        found = tensor_args(TENSOR_CALLS[r.func], r.args)
+        if found is None:
+            raise OffTheFastPath(name)
+        storage, offset, size, stride, _, _ = found
+        ref = storage_ref(storage.pid) if type(storage) is PersistentId else None
         if ref is None or ref.cls.module != "torch" or ref.cls.name not in STORAGE_DTYPES:
             raise OffTheFastPath(name)
         folder = "constants/" if group == "constants" else "data/"
         return TensorRef(name, group, folder + str(ref.key), STORAGE_DTYPES[ref.cls.name],
-                         int(a.offset), tuple(a.size), tuple(a.stride))
+                         int(offset), tuple(size), tuple(stride))
 
     def _loaded_tensors(self) -> list[TensorRef]:
         """The tensors through tsjit.load: for files off the fast path."""

@@ -155,13 +155,14 @@ class CheckpointRebuilder(Rebuilder):
     def tensor_call(self, full: str, args: tuple) -> Tensor:
         """A `_rebuild_tensor*` call (its arguments' values made already)."""
         call = _TENSOR_CALLS[full]
-        a = tensor_args(call, args)
-        if a is None:
+        found = tensor_args(call, args)
+        if found is None:
             raise self.fail(f"bad arguments for {full} ({len(args)} of them, where it takes "
                             f"{call.min_args} to {call.max_args})")
-        if call.dtype is not None and not isinstance(a.dtype, Dtype):
+        storage, offset, size, stride, requires_grad, dtype = found
+        if call.dtype is not None and not isinstance(dtype, Dtype):
             raise self.fail("a tensor record without a dtype")
-        return self.tensor(a.storage, a.offset, a.size, a.stride, a.dtype, a.requires_grad)
+        return self.tensor(storage, offset, size, stride, dtype, requires_grad)
 
     def tensor(self, storage: Any, offset: Any, size: Any, stride: Any,
                dtype: Optional[Dtype], requires_grad: Any) -> Tensor:

@@ -129,14 +129,19 @@ _FROMBUFFER = np.frombuffer
 
 
 _TENSOR_V2 = TENSOR_CALLS[P.REBUILD_TENSOR_V2]
+# (what PyTorch writes, read raw: the table's layout without the optional metadata)
+_V2_WRITTEN = _TENSOR_V2.max_args - 1
 
 
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
     """The tensor of a `_rebuild_tensor_v2` record's arguments `args`."""
-    found = tensor_args(_TENSOR_V2, args)
-    if found is None:
-        raise ArchiveError(f"bad tensor record in {where}")
-    pid, offset, size, stride, requires_grad, _ = found
+    if len(args) == _V2_WRITTEN:
+        pid, offset, size, stride, requires_grad, _ = args
+    else:
+        found = tensor_args(_TENSOR_V2, args)
+        if found is None:
+            raise ArchiveError(f"bad tensor record in {where}")
+        pid, offset, size, stride, requires_grad, _ = found
     if type(pid) is not P.PersistentId:
         raise ArchiveError(f"tensor record without a storage in {where}")
     if type(requires_grad) is not bool:     # (PyTorch refuses it at load too)

@@ -46,26 +46,17 @@ TENSOR_CALLS: dict[Global, TensorCall] = {c.func: c for c in (
 )}
 
 
-class TensorArgs(NamedTuple):
-    """A tensor call's arguments by meaning (values as the pickle's reader gave them)."""
-    storage: Any
-    offset: Any
-    size: Any
-    stride: Any
-    requires_grad: Any      # False when the call does not pass it
-    dtype: Any              # None unless the call names it (v3)
-
-
-def tensor_args(call: TensorCall, args: tuple) -> Optional[TensorArgs]:
-    """The arguments of tensor call `call` (not a parameter's), or None when their number
-    is not one it takes."""
+def tensor_args(call: TensorCall, args: tuple) -> Optional[tuple]:
+    """The arguments of tensor call `call` (not a parameter's) by meaning: (storage,
+    offset, size, stride, requires_grad (False when not passed), dtype (None unless named)),
+    or None when their number is not one it takes. (A plain tuple: the loader reads one per
+    tensor.)"""
     n = len(args)
     if not call.min_args <= n <= call.max_args or call.parameter:
         return None
     rg, dt = call.requires_grad, call.dtype
-    return TensorArgs(args[0], args[1], args[2], args[3],
-                      args[rg] if rg is not None and rg < n else False,
-                      args[dt] if dt is not None else None)
+    return (args[0], args[1], args[2], args[3], args[rg] if rg is not None and rg < n else False,
+            args[dt] if dt is not None else None)
 
 
 class StorageRef(NamedTuple):
