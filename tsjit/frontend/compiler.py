@@ -329,7 +329,7 @@ class FunctionCompiler(Emitter):
     def stmt_If(self, s: ast.If) -> None:
         yes, no = refinements(self, s.test)
         cond = self.emit_condition(s.test)
-        const = self.constant_of(cond)
+        const = self.known_condition(s.test, cond)
         if isinstance(const, bool):
             # Like PyTorch, a condition known at compile time compiles only the live branch.
             self.env.refined.update(yes if const else no)
@@ -477,7 +477,7 @@ class FunctionCompiler(Emitter):
         def fail() -> None:
             self.emit_raise_message(s.msg, "builtins.AssertionError", s.range)
             self.env.exited = True
-        known = self.constant_of(cond)
+        known = self.known_condition(s.test, cond)
         if known is False:
             fail()      # as PyTorch: what follows an assertion known to fail is dead
             return

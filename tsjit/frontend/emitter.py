@@ -69,6 +69,12 @@ class Emitter:
             return v.node.attrs.get("value")
         return ...
 
+    def known_condition(self, e: ast.Expr, v: Value) -> Any:
+        """The bool condition `e` (emitted as `v`) is known to be while compiling, else `...`:
+        a constant, but never a variable's value (as in PyTorch, where reading a variable
+        is not a constant until the passes: `x = False` / `if x:` compiles both branches)."""
+        return ... if isinstance(e, ast.Name) else self.constant_of(v)
+
     def emit_builtin(self, name: str, args: list[NamedValue], kwargs: dict[str, NamedValue],
                      rng: Optional[SourceRange], self_value: Optional[Value] = None) -> Value:
         """Call the operator `name`, choosing the overload by the argument types."""
@@ -219,7 +225,7 @@ class Emitter:
     def expr_UnaryOp(self, e: ast.UnaryOp) -> SugaredValue:
         if e.op == "not":
             v = self.emit_condition(e.operand)
-            known = self.constant_of(v)
+            known = self.known_condition(e.operand, v)
             if isinstance(known, bool):
                 # A condition known at compile time stays known (PyTorch's static if).
                 return SimpleValue(self.emit_constant(not known, e.range))
@@ -280,7 +286,7 @@ class Emitter:
         # known, as in PyTorch (whose `if`s then compile only the live branch); both sides
         # are compiled and still run (the If, its value unused, is left to the passes).
         rhs_value = out.node.blocks[0 if is_and else 1].outputs[0]
-        sides = (self.constant_of(lhs), self.constant_of(rhs_value))
+        sides = (self.known_condition(e.left, lhs), self.known_condition(e.right, rhs_value))
         if any(k is (not is_and) for k in sides):
             return SimpleValue(self.emit_constant(not is_and, e.range))
         if all(isinstance(k, bool) for k in sides):
@@ -316,7 +322,7 @@ class Emitter:
     def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
         refs = refinements(self, e.test)
         cond = self.emit_condition(e.test)
-        known = self.constant_of(cond)
+        known = self.known_condition(e.test, cond)
         if isinstance(known, bool):
             # A condition known at compile time compiles only the live branch, as in PyTorch
             # (`a if v is None else v + 1` where v is statically None).
