@@ -15,6 +15,8 @@ same results. The archives are the zoo's cache (tests/helpers/zoo_generate.py), 
 
 The machine is shared: every ratio is taken from measurements made side by side in one run.
 A failing step prints the first line of its error (the missing operator, usually).
+`TSJIT_BENCH_CLOCK=cpu` times the steady calls in the calling thread's CPU time (for a loaded
+machine; see _workloads.BENCH_CLOCK).
 """
 from __future__ import annotations
 

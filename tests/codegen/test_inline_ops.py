@@ -8,6 +8,7 @@ import copy
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tsjit.codegen.compiler import GENERATED_BUILTINS
 from tsjit.codegen.inline_ops import INT64_MAX, INT64_MIN, TEMPLATES
 from tsjit.codegen.python_source import _Source
 from tsjit.ir import Graph
@@ -70,7 +71,7 @@ def _values(type_str: str) -> st.SearchStrategy:
 CONSTANT_VARIANTS = {
     "aten::remainder.int": [(1,)], "aten::floordiv.int": [(1,)], "aten::__derive_index": [(2,)],
     "aten::strip": [(1,)], "aten::lstrip": [(1,)], "aten::rstrip": [(1,)],
-    "aten::split.str": [(1,)], "aten::add.Tensor": [(2,)], "aten::sub.Tensor": [(2,)], "aten::__is__": [(1,), (0,)], "aten::__isnot__": [(1,), (0,)],
+    "aten::split.str": [(1,)], "aten::add.Tensor": [(2,)], "aten::size.int": [(1,)], "aten::sub.Tensor": [(2,)], "aten::__is__": [(1,), (0,)], "aten::__isnot__": [(1,), (0,)],
 }
 CASES = [(name, ()) for name in sorted(TEMPLATES)] + \
     [(name, c) for name, cs in sorted(CONSTANT_VARIANTS.items()) for c in cs]
@@ -114,7 +115,8 @@ def _render(name: str, values: list, constants: tuple):
         code = "\n".join(inline.stmts(args, out)) + f"\nout_res = {out if out != 'unused' else 'None'}"
         if inline.returns_input is not None:
             code += f"\nout_res = {args[inline.returns_input]}"
-    ns = dict(src.namespace)
+    # only the builtins generated code can reach
+    ns = dict(src.namespace, __builtins__=GENERATED_BUILTINS)
     for i, v in enumerate(n.inputs):
         ns[src.local(v)] = None
     return code, ns, [src.local(v) for v in n.inputs], o.kernel

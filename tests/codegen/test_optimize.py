@@ -102,3 +102,27 @@ def test_needless_cast_is_the_value_itself():
     assert peephole.run(g)
     lint(g)
     assert g.outputs[0] is x and g.outputs[1].node.kind == "prim::unchecked_cast"
+
+
+def test_a_number_through_a_tensor_and_back_is_the_number():
+    from tsjit.ir import Graph
+    from tsjit.ops import registry
+
+    def node(g, qualified, inputs, out_type):
+        n = g.create(qualified.split(".")[0], inputs, 0)
+        n.schema = registry.find(qualified).schema
+        n.add_output(out_type)
+        g.block.append(n)
+        return n.output()
+
+    g = Graph()
+    i, f = g.add_input(T.IntType, "i"), g.add_input(T.FloatType, "f")
+    ti = node(g, "prim::NumToTensor.Scalar", [i], T.TensorType)
+    tf = node(g, "prim::NumToTensor.Scalar", [f], T.TensorType)
+    g.register_output(node(g, "aten::Int.Tensor", [ti], T.IntType))
+    g.register_output(node(g, "aten::FloatImplicit", [tf], T.FloatType))
+    g.register_output(node(g, "aten::Int.Tensor", [tf], T.IntType))     # truncates: kept
+    assert peephole.run(g)
+    lint(g)
+    assert g.outputs[0] is i and g.outputs[1] is f
+    assert g.outputs[2].node.schema.qualified == "aten::Int.Tensor"

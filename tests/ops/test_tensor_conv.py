@@ -11,7 +11,8 @@ from hypothesis import given, strategies as st
 
 from tests.helpers import tensor_oracle as O
 
-from tsjit.ops.kernels.tensor_conv import conv_depthwise, conv_im2col, im2col  # noqa: E402
+from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_im2col,  # noqa: E402
+                                           im2col)
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -55,6 +56,29 @@ def test_conv_windows(data: st.DataObject) -> None:
         assert mine.numpy().flags.c_contiguous
     # even kernels make 'same' pad one more element after than before
     O.diff(name + ".padding", *args, [1] * nd, "same", c["dilation"], c["groups"], **TOL)
+
+
+@pytest.mark.parametrize("size,k,pad,stride,dilation,groups", [
+    (2, 7, 3, 1, 1, 4),     # depthwise 7x7 over 2x2: the 3x3 middle of the kernel reads it
+    (2, 5, 2, 1, 1, 4),     # the first and last positions read only padding
+    (3, 5, 6, 1, 3, 1),     # dilated: the dropped positions shift the input instead
+    (2, 4, 5, 2, 2, 2),
+    (1, 1, 1, 2, 1, 2),     # every window steps over the input: zeros and the bias
+])
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv_drops_positions_reading_only_padding(size: int, k: int, pad: int, stride: int,
+                                                   dilation: int, groups: int,
+                                                   bias: bool) -> None:
+    from tsjit.ops.kernels.tensor_conv import _drop_padding_positions
+    rng = np.random.default_rng(size * k + pad)
+    x = rng.standard_normal((1, 4, size, size + 1)).astype(np.float32)
+    w = rng.standard_normal((4, 4 // groups, k, k)).astype(np.float32)
+    b = rng.standard_normal(4).astype(np.float32) if bias else None
+    outs = tuple((s + 2 * pad - dilation * (k - 1) - 1) // stride + 1 for s in x.shape[2:])
+    _, cut, _ = _drop_padding_positions(x, w, [stride] * 2, [(pad, pad)] * 2, [dilation] * 2,
+                                        outs)
+    assert k == 1 or cut.shape[2] < k      # the case drops something
+    O.diff("aten::conv2d", x, w, b, [stride] * 2, [pad] * 2, [dilation] * 2, groups, **TOL)
 
 
 @SET
@@ -119,7 +143,8 @@ def test_depthwise_and_grouped_against_torch(data: st.DataObject) -> None:
 @SET
 @given(data=st.data())
 def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
-    # the depthwise multiply-accumulate is a second path: it must agree with the general one
+    # the depthwise multiply-accumulate and the band product are second paths: they must
+    # agree with the general one
     nd = data.draw(st.integers(1, 3), label="spatial dimensions")
     c = data.draw(depthwise_case(nd))
     x, w = c["x"], c["w"][:, :1]
@@ -132,10 +157,28 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
         xs, ws = x.astype(dt), w.astype(dt)
         bs = None if c["b"] is None else c["b"].astype(dt)
         args = (xs, ws, bs, c["stride"], pads, c["dilation"])
-        got = conv_depthwise(*args, outs)
         want = conv_im2col(*args, c["groups"], outs)
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        for path in (conv_depthwise, conv_band):
+            got = path(*args, outs)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("where", ["input", "weight"])
+def test_depthwise_non_finite_stays_in_its_windows(bad: float, where: str) -> None:
+    # the band product reads whole spans: non-finite values must not reach the outputs
+    # whose windows do not hold them (PyTorch's results there stay finite)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 9, 40)).astype(np.float32)
+    w = rng.standard_normal((3, 1, 5, 5)).astype(np.float32)     # 5 wide: the band's
+    if where == "input":
+        x[0, 1, 4, 20] = bad
+    else:       # the centre: it reads no padding, so every path agrees on every output
+        w[1, 0, 2, 2] = bad
+    for dt in (np.float32, np.float16):
+        O.diff("aten::conv2d", x.astype(dt), w.astype(dt), None, [1, 1], [2, 2], [1, 1], 3,
+               **TOL)
 
 
 def test_im2col_zero_padding_wider_than_input() -> None:

@@ -82,6 +82,22 @@ def test_linear(x: np.ndarray, out: int, bias: bool, vec_weight: bool) -> None:
     O.diff("aten::linear", x, w, b, **TOL)
 
 
+@pytest.mark.parametrize("rows,k,n", [(2, 256, 2048), (4, 768, 768), (16, 96, 4096),
+                                       (64, 512, 512), (65, 512, 512), (1, 768, 768)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_linear_few_rows_path(rows: int, k: int, n: int, dt: type) -> None:
+    # a few rows against a large weight run as (W @ x.T).T: the same products as x @ W.T
+    from tsjit.ops.kernels.tensor_linalg import _few_rows, product
+    rng = np.random.default_rng(rows * n)
+    x = rng.standard_normal((rows, k)).astype(dt)
+    w = rng.standard_normal((n, k)).astype(dt)
+    assert _few_rows(x, w.T) == (2 <= rows <= 64)
+    got = product(x.reshape(1, rows, k), w.T)
+    assert got.flags.c_contiguous and got.dtype == dt and got.shape == (1, rows, n)
+    np.testing.assert_allclose(got[0], np.matmul(x, w.T), rtol=1e-4, atol=1e-4)
+    O.diff("aten::linear", x, w, w[:, 0].copy(), **TOL)
+
+
 @pytest.mark.parametrize("eq,shapes", [
     ("ij,jk->ik", [(2, 3), (3, 4)]), ("bij,bjk->bik", [(2, 2, 3), (2, 3, 1)]),
     ("ii->i", [(3, 3)]), ("i,j->ij", [(2,), (3,)]), ("...ij->...ji", [(2, 3, 4)]),

@@ -329,3 +329,23 @@ def test_out_writes_into_the_given_tensor() -> None:
     view = x[1:3]
     r = O.kernel("aten::add.out")(from_numpy(V[:4]), from_numpy(V[:4]), 1, x)
     assert r is x and x.tolist() == [0.0, 2.0, 4.0, 6.0] and view.tolist() == [2.0, 4.0]
+
+
+@pytest.mark.parametrize("name,args", [
+    ("relu", ()), ("relu6", ()), ("hardtanh", (-0.5, 2)), ("hardtanh", (0, 6.0)),
+    ("hardtanh", (-1, 1 << 40)), ("silu", ()), ("hardsigmoid", ()), ("hardswish", ()),
+])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_inplace_activation_paths_agree(name: str, args: tuple, dt: type) -> None:
+    # a contiguous float tensor is computed in its own memory (`inplace(fn, into)`); a
+    # strided one takes the general compute-then-write path: both equal the out-of-place
+    # kernel, and PyTorch's in-place one
+    x = np.concatenate([rng.standard_normal(40) * 5, [np.nan, np.inf, -np.inf, 0, -0.0]])
+    x = x.astype(dt).reshape(5, 9)
+    want = O.kernel(f"aten::{name}")(from_numpy(x.copy()), *args).numpy()
+    for layout in (x.copy(), np.asfortranarray(x)):
+        t = from_numpy(layout)
+        got = O.kernel(f"aten::{name}_")(t, *args)
+        assert got is t
+        np.testing.assert_array_equal(t.numpy(), want)
+    O.diff(f"aten::{name}_", x, *args)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import dtypes as D
 from .device import as_device
+from .kernel_util import fp_ignored, scalar_to_np
 from .tensor import Tensor
 
 # ---------------------------------------------------------------------------------
@@ -82,6 +83,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     elif isinstance(data, np.ndarray):
         a = np.array(data, dtype=D.to_numpy_dtype(dt) if dt else
                      D.to_numpy_dtype(D.from_numpy_dtype(data.dtype)), copy=True)
+    elif dt is None and data.__class__ in _NUMBER_DTYPES:
+        a = _number_array(data)     # (what the general case gives, without the walk)
     else:
         shape: list[int] = []
         flat: list[Any] = []
@@ -101,6 +104,20 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+_NUMBER_DTYPES = {bool: D.bool_, int: D.int64, float: None}    # None: the default float
+
+
+def _number_array(v: Any) -> np.ndarray:
+    """The 0-d array `tensor(v)` holds for a Python bool, int or float `v`."""
+    dt = _NUMBER_DTYPES[v.__class__]
+    if dt is D.int64 and not -(1 << 63) <= v < (1 << 63):
+        raise RuntimeError("Overflow when unpacking long")
+    if dt is None:
+        with fp_ignored():
+            return np.asarray(v, D.get_default_dtype().np)
+    return np.asarray(v, dt.np)
 
 
 def _dtype_from_kinds(kinds: set) -> D.dtype:
@@ -147,11 +164,11 @@ def _values_array(flat: list, dt: D.dtype, checked: bool = False) -> np.ndarray:
         else:
             src = np.array([complex(v).real if isinstance(v, complex) else float(v)
                             for v in flat], dtype=np.float64)
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             return src.astype(nd)
     if dt.kind == "c":
         return np.array([complex(v) for v in flat], dtype=nd)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return np.array([v.real if isinstance(v, complex) else float(v) for v in flat],
                         dtype=np.float64).astype(nd)
 
@@ -234,7 +251,6 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
          requires_grad: bool = False, **_: Any) -> Tensor:
     """A tensor filled with `fill_value`; its dtype is inferred from the value."""
-    from .kernel_util import scalar_to_np
     as_device(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -286,29 +302,32 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None,
     if end is None:
         start, end = 0, start
     start, end, step = _num(start), _num(end), _num(step)
+    ints = start.__class__ is int and end.__class__ is int and step.__class__ is int
     if dtype is None:
-        dt = D.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) \
-            else D.int64
-        if any(isinstance(v, complex) for v in (start, end, step)):
+        dt = D.int64 if ints or not any(isinstance(v, float) for v in (start, end, step)) \
+            else D.get_default_dtype()
+        if not ints and any(isinstance(v, complex) for v in (start, end, step)):
             raise RuntimeError("arange does not support complex values")
     else:
         dt = D.as_dtype(dtype)
     for v in (start, end):
-        if isinstance(v, float) and not math.isfinite(v):
+        if not ints and isinstance(v, float) and not math.isfinite(v):
             raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step != 0 and not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dt.kind in "iu":
+    if dt.kind in "iu" and not ints:
         # integer dtypes truncate the bounds and the step first, like PyTorch
         start, end, step = (int(v) if isinstance(v, float) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if dt.kind == "i" and all(isinstance(v, int) for v in (start, end, step)):
+    if dt.kind == "i" and (ints or all(isinstance(v, int) for v in (start, end, step))):
         n = max(0, -((start - end) // step))
-        a = (start + np.arange(n, dtype=np.int64) * step).astype(D.to_numpy_dtype(dt))
+        a = np.arange(n, dtype=np.int64) if start == 0 and step == 1 else \
+            start + np.arange(n, dtype=np.int64) * step
+        a = a.astype(dt.np, copy=False)
     else:
         n = max(0, math.ceil((end - start) / step))
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             a = (start + np.arange(n, dtype=np.float64) * step).astype(D.to_numpy_dtype(dt))
     return _finish(a, requires_grad)
 
@@ -332,7 +351,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any
         step = (end - start) / max(steps - 1, 1)
         half = steps // 2
         v = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return _finish(v.astype(D.to_numpy_dtype(dt)), requires_grad)
 
 

@@ -168,10 +168,18 @@ def _load_ml_dtypes() -> None:
             _NATIVE[d._np] = np.dtype(np.complex64 if d.kind == "c" else np.float32)
 
 
+_PLAIN_REAL = frozenset(np.dtype(t) for t in (
+    np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64,
+    np.float16, np.float32, np.float64))
+
+
 def convert(a: np.ndarray, dt: "dtype") -> np.ndarray:
     """`a`'s values as a new array of dtype `dt`, rounded as PyTorch rounds: ml_dtypes
     agrees with it except where PyTorch writes NaN as 0xFFFF in bfloat16 and with the low
     bit set in float8_e5m2, and saturates float8_e4m3fn at +-448 (infinities included)."""
+    nd = dt._np
+    if nd in _PLAIN_REAL and a.dtype in _PLAIN_REAL:
+        return a.astype(nd)     # numpy's own real types: its cast is PyTorch's
     check_conversion(a.dtype, dt)
     if dt.kind != "c" and _NATIVE.get(a.dtype, a.dtype).kind == "c":
         a = native_values(a).real        # complex to real keeps the real part, silently
@@ -337,6 +345,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 def scalar_dtype(v: Any) -> dtype:
     """The dtype a Python number would have as a tensor (`tensor(v)`)."""
+    c = v.__class__     # the usual classes first: this runs for every scalar operand
+    if c is builtins.float:
+        return _default_dtype
+    if c is builtins.int:
+        return int64
     if isinstance(v, (bool, np.bool_)):
         return bool_
     if isinstance(v, (builtins.int, np.integer)):
@@ -372,22 +385,22 @@ def result_type(*operands: Any) -> dtype:
     priority operand only changes the result when its category (bool < integral <
     floating < complex) is higher; a Python float then contributes the default dtype.
     """
-    from .tensor import Tensor
     dim_r: Optional[dtype] = None
     zero_r: Optional[dtype] = None
     wrap_r: Optional[dtype] = None
     for x in operands:
         if x is None:
             continue
-        if isinstance(x, Tensor):
-            d = x.dtype
-            if x._a.ndim > 0:
-                dim_r = d if dim_r is None else promote_types(dim_r, d)
-            else:
-                zero_r = d if zero_r is None else promote_types(zero_r, d)
-        else:
+        a = getattr(x, "_a", None)      # a Tensor's array (Tensor is a layer above)
+        if a is None:
             d = scalar_dtype(x)
-            wrap_r = d if wrap_r is None else promote_types(wrap_r, d)
+            wrap_r = d if wrap_r is None or wrap_r is d else promote_types(wrap_r, d)
+            continue
+        d = _NP_TO_DTYPE.get(a.dtype) or from_numpy_dtype(a.dtype)
+        if a.ndim:
+            dim_r = d if dim_r is None or dim_r is d else promote_types(dim_r, d)
+        else:
+            zero_r = d if zero_r is None or zero_r is d else promote_types(zero_r, d)
     r = _combine(dim_r, _combine(zero_r, wrap_r))
     if r is None:
         raise TypeError("result_type needs at least one operand")

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from .kernel_util import fp_ignored, scalar_to_np
 from .tensor import Tensor
 
 
@@ -153,13 +154,12 @@ def getitem(t: Tensor, idx: Any) -> Tensor:
 
 def setitem(t: Tensor, idx: Any, value: Any) -> None:
     """t[idx] = value, writing through to t's memory (and every view of it)."""
-    from .kernel_util import scalar_to_np
     basic, adv = convert(t, idx)
     a = t._writable()
     if isinstance(value, Tensor):
         v = value._a
         if v.dtype != a.dtype:
-            with np.errstate(all="ignore"):
+            with fp_ignored():
                 v = v.astype(a.dtype)
     elif isinstance(value, (int, float, bool, complex, np.generic)):
         v = scalar_to_np(value, t.dtype)

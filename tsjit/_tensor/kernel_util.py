@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import warnings
+from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
@@ -16,15 +17,43 @@ from .tensor import Tensor, wrap_dim
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
-# PyTorch computes inf / nan silently. Kernels on hot paths call ufuncs without the
-# errstate context (`quiet`), so numpy's floating-point warnings are ignored when they
-# come from tsjit's own modules; the user's own numpy code still warns as configured.
+# PyTorch computes inf / nan silently, so kernels compute with numpy's floating-point
+# errors ignored. Entering np.errstate costs about a microsecond, as much as a small
+# kernel's whole arithmetic, so it is entered once per region: a call of scripted code
+# from Python (`interpreter.call_function`) or an eager call of a `quiet` kernel opens one
+# (`fp_ignored`), and the kernels and helpers inside it see `_FP_IGNORED` set and enter
+# nothing. The flag is a context variable, as numpy's error state is. Kernels that skip
+# `quiet` on their fast paths rely, when called eagerly, on the warning filter below:
+# numpy's floating-point warnings are ignored when they come from tsjit's own modules;
+# the user's own numpy code still warns as configured.
 warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
                         category=RuntimeWarning, module=r"tsjit\.")
+_FP_IGNORED: ContextVar[bool] = ContextVar("tsjit_fp_ignored", default=False)
 
-def wrap(a: Any) -> Tensor:
-    """A Tensor over ndarray `a` (numpy scalars become 0-d arrays)."""
-    return Tensor._wrap(a)
+
+class fp_ignored:
+    """A block run with numpy's floating-point errors ignored (see `_FP_IGNORED`): enters
+    np.errstate only when no enclosing region has."""
+
+    __slots__ = ("_state", "_token")
+
+    def __enter__(self) -> None:
+        if _FP_IGNORED.get():
+            self._state = None
+            return
+        self._state = np.errstate(all="ignore")
+        self._state.__enter__()
+        self._token = _FP_IGNORED.set(True)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._state is not None:
+            _FP_IGNORED.reset(self._token)
+            self._state.__exit__(*exc)
+
+
+# A Tensor over ndarray `a` (numpy scalars become 0-d arrays): Tensor._wrap itself, since
+# every kernel result passes through it (a function around it cost a call per result).
+wrap: Callable[[Any], Tensor] = Tensor._wrap
 
 
 # Floating kernels compute in the input's own precision when numpy has it natively (as
@@ -38,10 +67,15 @@ def native_float(a: np.ndarray) -> np.ndarray:
 
 
 def quiet(fn: Callable) -> Callable:
-    """Run a kernel with numpy's floating-point warnings off (PyTorch does not warn)."""
+    """Run a kernel with numpy's floating-point errors ignored (PyTorch does not warn): in
+    the enclosing `fp_ignored` region, or in its own."""
+    get = _FP_IGNORED.get
+
     @functools.wraps(fn)
     def wrapper(*args: Any) -> Any:
-        with np.errstate(all="ignore"):
+        if get():
+            return fn(*args)
+        with fp_ignored():
             return fn(*args)
     return wrapper
 
@@ -51,8 +85,27 @@ def dtype_of(x: Any) -> D.dtype:
     return x.dtype if isinstance(x, Tensor) else D.scalar_dtype(x)
 
 
+# numpy's own element types, whose casts are C++'s (ml_dtypes' and the raw float4 pairs take
+# the general path)
+_NUMPY_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+_NUMPY_INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                              np.uint16, np.uint32, np.uint64))
+
+
 def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     """A Python number as a 0-d array of dtype `dt`, converting like a C++ cast."""
+    c = v.__class__
+    if c is float or c is int:
+        # the operands of most scalar arithmetic (x * 0.5, x + 1): one cast, through a
+        # double for a floating dtype as below
+        nd = dt._np
+        if nd in _NUMPY_FLOATS:
+            if c is int or _FP_IGNORED.get():
+                return np.asarray(float(v), nd)
+            with fp_ignored():
+                return np.asarray(v, nd)
+        if nd in _NUMPY_INTS and c is int and _INT64_MIN <= v <= _INT64_MAX:
+            return np.asarray(v, np.int64).astype(nd)   # wraps like a C++ cast
     nd = D.to_numpy_dtype(dt)
     if dt in D.RAW_DTYPES:
         D.check_conversion(np.dtype(np.float64), dt)
@@ -75,14 +128,14 @@ def scalar_to_np(v: Any, dt: D.dtype) -> np.ndarray:
     if isinstance(v, (float, np.floating)):
         if dt.kind == "b":
             return np.asarray(v != 0)
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             return np.asarray(float(v)).astype(nd)
     if isinstance(v, (complex, np.complexfloating)):
         if dt.kind == "c":
             return np.asarray(v, nd)
         if dt.kind == "b":
             return np.asarray(v != 0)
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             return np.asarray(v.real).astype(nd)
     raise TypeError(f"expected a number but got {type(v).__name__}")
 
@@ -129,10 +182,10 @@ def to_np(x: Any, dt: D.dtype) -> np.ndarray:
     """The values of a Tensor or Python number as an ndarray of dtype `dt`."""
     if isinstance(x, Tensor):
         a = x._a
-        nd = D.to_numpy_dtype(dt)
+        nd = dt.np
         if a.dtype == nd:
             return a
-        with np.errstate(all="ignore"):
+        with fp_ignored():
             return D.convert(a, dt)
     return scalar_to_np(x, dt)
 
@@ -142,7 +195,7 @@ def cast(a: np.ndarray, dt: D.dtype) -> np.ndarray:
     nd = D.to_numpy_dtype(dt)
     if a.dtype == nd:
         return a
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return D.convert(a, dt)
 
 
@@ -210,6 +263,11 @@ def check_no_overlap(a: np.ndarray) -> None:
 
 def write_into(self: Tensor, r: np.ndarray) -> Tensor:
     """Store result `r` into `self` in place (casting), as an in-place kernel does."""
+    a = self._a
+    if r.dtype is a.dtype and r.shape == a.shape and a.flags.c_contiguous and \
+            a.flags.writeable:
+        np.copyto(a, r)     # the common case: no cast, no broadcast, no overlap to check
+        return self
     a = self._writable()
     check_no_overlap(a)
     if r.shape != a.shape:
@@ -217,7 +275,7 @@ def write_into(self: Tensor, r: np.ndarray) -> Tensor:
         if b != a.shape:
             raise RuntimeError(f"output with shape {fmt_shape(a.shape)} doesn't match the "
                                f"broadcast shape {fmt_shape(b)}")
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         np.copyto(a, r, casting="unsafe")
     return self
 

@@ -17,7 +17,7 @@ from .optimize import optimized_graph
 from .python_source import Generated, generate
 
 # The only builtins generated code may reach (it names no others).
-_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexError", "KeyError", "ValueError",
+GENERATED_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "IndexError", "KeyError", "ValueError",
                                                           "TypeError")}
 _IDENT = re.compile(r"[^0-9A-Za-z_]")
 
@@ -56,7 +56,7 @@ def compile_function(fn: Function, budgeted: bool = False) -> Callable[[list], A
         return variant[0](args)
 
     # `__name__` attributes warnings from generated code to tsjit (see kernel_util's filter).
-    namespace = dict(gen.namespace, _locate=locate, __builtins__=_BUILTINS,
+    namespace = dict(gen.namespace, _locate=locate, __builtins__=GENERATED_BUILTINS,
                      __name__="tsjit.codegen.generated", _budgeted=run_budgeted,
                      _deadline=current_deadline, _tick=_tick)
     generic = gen.source.replace(f"def {gen.name}(args):", f"def {_GENERIC}(args):", 1)

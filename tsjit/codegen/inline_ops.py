@@ -269,3 +269,45 @@ def _same_dtype(ufunc: Any) -> Template:
 TEMPLATES["aten::add.Tensor"] = _same_dtype(np.add)
 TEMPLATES["aten::sub.Tensor"] = _same_dtype(np.subtract)
 TEMPLATES["aten::mul.Tensor"] = _same_dtype(np.multiply)
+
+
+# ---- tensor sizes and numbers from tensors (per-step work of loops over rows) ---------------
+
+def _when_class(cls: type) -> Template:
+    # the value itself when already of the wanted class, else the kernel converts or raises
+    def template(n: Node, g: Context) -> Inline:
+        k, c = g.kernel(n), g.bind(cls, f"_{cls.__name__}")
+        return Inline(expr=lambda a: f"({a[0]} if {a[0]}.__class__ is {c} else {k}({a[0]}))",
+                      atoms=True)
+    return template
+
+
+TEMPLATES["aten::Int.Scalar"] = _when_class(int)
+TEMPLATES["aten::Float.Scalar"] = _when_class(float)
+
+
+@_register("aten::size.int")
+def _size_int(n: Node, g: Context) -> Optional[Inline]:
+    d = g.constant(n, 1)
+    if d.__class__ is not int or not 0 <= d < 64:
+        return None
+    t, k = g.out(n), g.kernel(n)
+    # numpy's shape holds Python ints; a dim the tensor lacks goes to the kernel's error
+    return Inline(expr=lambda a: f"({t}[{d}] if len({t} := {a[0]}._a.shape) > {d} "
+                                 f"else {k}({a[0]}, {d}))", atoms=True)
+
+
+@_register("aten::item")
+def _item(n: Node, g: Context) -> Inline:
+    k = g.kernel(n)
+    # numpy's item of one element of a numpy numeric type is the Python number (Tensor.item)
+    return Inline(expr=lambda a: f"({a[0]}._a.item() if {a[0]}._a.size == 1 and "
+                                 f"{a[0]}._a.dtype.kind in 'biufc' else {k}({a[0]}))", atoms=True)
+
+
+@_register("aten::Int.float")
+def _int_float(n: Node, g: Context) -> Inline:
+    k, i = g.kernel(n), g.bind(int, "_int")
+    # truncation inside int64's range; NaN, infinities and overflow go to the kernel's C cast
+    return Inline(expr=lambda a: f"({i}({a[0]}) if {-2.0 ** 63!r} <= {a[0]} < {2.0 ** 63!r} "
+                                 f"else {k}({a[0]}))", atoms=True)

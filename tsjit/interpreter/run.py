@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._tensor.kernel_util import fp_ignored
 from ..ir import Function
 from ..ir.diagnostics import TsjitError
 from ..ir.limits import CHECK_EVERY, check_deadline, current_deadline
@@ -27,8 +28,10 @@ def code_for(fn: Function) -> Code:
 
 def call_function(fn: Function, args: list) -> Any:
     """Run `fn` on positional run-time values (`self` first for methods), in whichever
-    tier its executor has reached."""
-    return executor_for(fn).call(args)
+    tier its executor has reached: the entry from Python, so the call is one region of
+    ignored floating-point errors for every kernel it runs (`kernel_util.fp_ignored`)."""
+    with fp_ignored():
+        return executor_for(fn).call(args)
 
 
 def run(code: Code, args: list) -> Any:

@@ -35,6 +35,7 @@ class Function:
         self._definer = definer
         self._defining = False
         self.executor: Any = None
+        self.call_plan: Any = None     # how a call from Python converts (jit's, made on first call)
         self.optimized_graph: Optional[Graph] = None
         self.source_def: Any = None   # the AST Def it was compiled from, if any
 

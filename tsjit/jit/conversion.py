@@ -12,7 +12,7 @@ Python NamedTuple class again, when scripted code was compiled from those classe
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -57,6 +57,7 @@ _SCALARS: dict[T.Type, Any] = {
     T.NoneType: lambda v: None if v is None else _NO,
 }
 _NO = object()   # "does not convert" (None is a value)
+NOT_CONVERTED = _NO     # what a `converter` returns for a value that does not fit
 
 
 def to_script(v: Any, t: T.Type) -> Any:
@@ -68,14 +69,32 @@ def to_script(v: Any, t: T.Type) -> Any:
     return out
 
 
+def _tensor(v: Any) -> Any:
+    if isinstance(v, Tensor):
+        return v
+    return from_numpy(v) if isinstance(v, np.ndarray) else _NO
+
+
+def converter(t: T.Type) -> Callable[[Any], Any]:
+    """`_convert(v, t)` as a function of `v`, specialised to `t` where that saves work at
+    each call (a parameter's converter, made once per function)."""
+    scalar = _SCALARS.get(t)
+    if scalar is not None:
+        return scalar
+    if t == T.TensorType:
+        return _tensor
+    if isinstance(t, T.OptionalType):
+        inner = converter(t.elem)
+        return lambda v: None if v is None else inner(v)
+    return lambda v: _convert(v, t)
+
+
 def _convert(v: Any, t: T.Type) -> Any:
     scalar = _SCALARS.get(t)
     if scalar is not None:
         return scalar(v)
     if t == T.TensorType:
-        if isinstance(v, Tensor):
-            return v
-        return from_numpy(v) if isinstance(v, np.ndarray) else _NO
+        return _tensor(v)
     if t == T.AnyType:
         return _plain(v)
     if isinstance(t, T.OptionalType):
@@ -164,6 +183,12 @@ def to_python(v: Any, t: T.Type) -> Any:
     return _to_python(v, t)
 
 
+def result_converter(t: T.Type) -> Optional[Callable[[Any], Any]]:
+    """`to_python(v, t)` as a function of `v`, or None where it gives `v` itself (most
+    types: decided once per function instead of at each call)."""
+    return (lambda v: _to_python(v, t)) if _has_python_classes(t) else None
+
+
 def _to_python(v: Any, t: T.Type) -> Any:
     if isinstance(v, T.EnumValue):
         cls = python_class(v.type)
@@ -200,4 +225,4 @@ def _has_python_classes(t: T.Type) -> bool:
     return any(_has_python_classes(x) for x in t.contained())
 
 
-__all__ = ["ConversionError", "ScriptContainer", "to_script", "to_python"]
+__all__ = ["ConversionError", "NOT_CONVERTED", "ScriptContainer", "converter", "result_converter", "to_script", "to_python"]

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from typing import Any, Iterator, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from ..ir.diagnostics import TsjitError
 from ..ir.limits import Limits, current_limits, time_budget, use_limits
 from .._tensor import Tensor, from_numpy
 from ..nn.modules.module import Module
-from .conversion import ConversionError, to_python, to_script
+from .conversion import NOT_CONVERTED, ConversionError, converter, result_converter, to_python, to_script
 from . import executors  # noqa: F401  (installs the executor policy before anything runs)
 
 
@@ -39,17 +40,59 @@ def _to_runtime(v: Any) -> Any:
     return v
 
 
+@dataclass(frozen=True)
+class CallPlan:
+    """How a call from Python crosses into `function` and back, decided on its first call
+    (the types do not change): each parameter's converter (after `self` for a method), the
+    result's (None: the value as it is) and whether the result may be or hold a module
+    object that must become a ScriptModule. Calls of small functions from Python paid
+    three times torch.jit's boundary cost walking the types at each call."""
+
+    schema: Any
+    skip_self: bool
+    formals: tuple
+    converters: tuple
+    result: Optional[Callable[[Any], Any]]
+    wraps: bool
+
+
+def call_plan(fn: Function, skip_self: bool) -> CallPlan:
+    """`fn`'s CallPlan (kept on the Function)."""
+    plan = fn.call_plan
+    schema = fn.schema
+    if plan is None or plan.schema is not schema or plan.skip_self is not skip_self:
+        formals = schema.arguments[1:] if skip_self else schema.arguments
+        ret = schema.returns[0].type
+        plan = fn.call_plan = CallPlan(schema, skip_self, tuple(formals),
+                                       tuple(converter(f.type) for f in formals),
+                                       result_converter(ret), _may_hold_module(ret))
+    return plan
+
+
+def _may_hold_module(t: T.Type) -> bool:
+    """Whether a result of type `t` may be, or hold in a tuple, a module object (what
+    `_wrap_result` replaces)."""
+    if isinstance(t, T.ClassType):
+        return t.is_module
+    if isinstance(t, (T.TupleType, T.OptionalType, T.UnionType)):
+        return any(_may_hold_module(x) for x in t.contained())
+    return isinstance(t, T.InterfaceType) or t in (T.AnyType, T.AnyClassType, T.AnyTupleType)
+
+
 def bind_arguments(fn: Function, args: tuple, kwargs: dict, skip_self: bool) -> list:
     """Run-time arguments for `fn` from a Python call, converted to the declared types
     (see conversion.py) with defaults filled in."""
-    schema = fn.schema
-    formals = schema.arguments[1:] if skip_self else schema.arguments
+    plan = call_plan(fn, skip_self)
+    formals = plan.formals
     if len(args) > len(formals):
         raise ArgumentError(f"{fn.name}() expected at most {len(formals)} argument(s) but "
-                            f"received {len(args)} argument(s). Declaration: {schema}")
+                            f"received {len(args)} argument(s). Declaration: {plan.schema}")
     out = []
-    for f, a in zip(formals, args):
-        out.append(_convert_argument(fn, f, a))
+    for f, convert, a in zip(formals, plan.converters, args):
+        v = convert(a)
+        if v is NOT_CONVERTED:
+            raise _argument_error(fn, f, a)
+        out.append(v)
     for f in formals[len(args):]:
         if f.name in kwargs:
             out.append(_convert_argument(fn, f, kwargs.pop(f.name)))
@@ -68,10 +111,13 @@ def _convert_argument(fn: Function, formal: Any, v: Any) -> Any:
     try:
         return to_script(v, formal.type)
     except ConversionError:
-        raise ArgumentError(f"{fn.name}() expected a value of type "
-                            f"'{formal.type.annotation_str()}' for argument '{formal.name}' but "
-                            f"instead found type '{type(v).__name__}'. "
-                            f"Declaration: {fn.schema}") from None
+        raise _argument_error(fn, formal, v) from None
+
+
+def _argument_error(fn: Function, formal: Any, v: Any) -> ArgumentError:
+    return ArgumentError(f"{fn.name}() expected a value of type "
+                         f"'{formal.type.annotation_str()}' for argument '{formal.name}' but "
+                         f"instead found type '{type(v).__name__}'. Declaration: {fn.schema}")
 
 
 def _accepts(t: T.Type, v: Any) -> bool:
@@ -157,8 +203,9 @@ class ScriptFunction(_Compiled):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self.function
-        return to_python(call_function(fn, bind_arguments(fn, args, kwargs, False)),
-                         fn.schema.returns[0].type)
+        result = call_function(fn, bind_arguments(fn, args, kwargs, False))
+        convert = fn.call_plan.result
+        return result if convert is None else convert(result)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.function.qualified_name}>"
@@ -202,7 +249,10 @@ class ScriptMethod(_Compiled):
             result = call_function(fn, [self.owner._c] + bound)
         else:
             result = _call_within(limits, fn, [self.owner._c] + bound)
-        return _wrap_result(to_python(result, fn.schema.returns[0].type), limits)
+        plan = fn.call_plan
+        if plan.result is not None:
+            result = plan.result(result)
+        return _wrap_result(result, limits) if plan.wraps else result
 
 
 def _call_within(limits: Limits, fn: Function, args: list) -> Any:

@@ -3,7 +3,9 @@
 - a tuple built and then unpacked or indexed by a constant hands over its elements
   (a callee's `return a, b` meeting the caller's `x, y = f()`);
 - `unchecked_cast` of a value whose type already fits is the value itself;
-- `x is None` / `x is not None` on a value whose type cannot hold None is a constant.
+- `x is None` / `x is not None` on a value whose type cannot hold None is a constant;
+- a number made a tensor and read back as a number of its own type is the number
+  (`int(NumToTensor(n))`, the `x.size(0)` chains of traced models).
 """
 from __future__ import annotations
 
@@ -32,6 +34,11 @@ def _constant(graph: Graph, before: Node, value: bool) -> Value:
     return out
 
 
+# Tensor -> number conversions, and the number type that passes through them unchanged
+_UNBOX = {"aten::Int.Tensor": T.IntType, "aten::IntImplicit": T.IntType,
+          "aten::Float.Tensor": T.FloatType, "aten::FloatImplicit": T.FloatType}
+
+
 def _replacements(n: Node) -> list[Value] | None:
     """What `n`'s outputs can be replaced by, or None."""
     k = n.kind
@@ -48,6 +55,11 @@ def _replacements(n: Node) -> list[Value] | None:
     elif k == prim.unchecked_cast:
         if T.is_subtype(n.input(0).type, n.output().type):
             return [n.input(0)]
+    elif n.schema is not None and n.schema.qualified in _UNBOX:
+        src = n.input(0).node
+        if src.schema is not None and src.schema.qualified == "prim::NumToTensor.Scalar" and \
+                src.input(0).type == _UNBOX[n.schema.qualified]:
+            return [src.input(0)]
     elif k in ("aten::__is__", "aten::__isnot__") and len(n.inputs) == 2:
         a, b = n.inputs
         if _is_none_constant(b) and not _can_be_none(a.type) or \

@@ -16,11 +16,15 @@ approximation is float32-accurate only).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Optional
 
 import numpy as np
 
-BLOCK = 16384
+# 256 KiB per buffer, four buffers within a core's 2 MiB L2; measured on convnext's GELU shapes
+# (1.2M, 600K, 100K elements): 16 K blocks 5.3 / 2.4 / 0.37 ms, 64 K 4.5 / 2.0 / 0.30 ms,
+# 256 K 5.0 / 2.4 / 0.31 ms, unblocked 6.6 / 3.2 / 0.31 ms (the numpy calls' own cost is
+# what small blocks pay)
+BLOCK = 65536
 
 _P = 0.3275911 / math.sqrt(2)       # A&S p, folded with the 1/sqrt(2) of GELU's argument
 # A&S a1..a5, times -1/2 (the factor of |x| * erfc in the GELU form above)
@@ -71,33 +75,33 @@ def gelu_erf(x: np.ndarray) -> np.ndarray:
     return blocked(_gelu32, x, 2)
 
 
-def sigmoid(x: np.ndarray) -> np.ndarray:
+def sigmoid(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
     """1 / (1 + exp(-x)) of a float array in its own dtype (exp overflows to inf for very
-    negative x, giving the right 0)."""
-    y = np.negative(x, out=np.empty_like(x))     # (0-d would give a numpy scalar)
+    negative x, giving the right 0), into `out` (which may be x) or a new array."""
+    y = np.negative(x, out=np.empty_like(x) if out is None else out)   # (0-d: no scalar)
     np.exp(y, out=y)
     y += 1
     return np.reciprocal(y, out=y)
 
 
-def silu(x: np.ndarray) -> np.ndarray:
-    """x * sigmoid(x) in x's dtype."""
+def silu(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """x * sigmoid(x) in x's dtype, into `out` (which may be x) or a new array."""
     y = np.negative(x, out=np.empty_like(x))
     np.exp(y, out=y)
     y += 1
-    return np.divide(x, y, out=y)
+    return np.divide(x, y, out=y if out is None else out)
 
 
-def hardsigmoid(x: np.ndarray) -> np.ndarray:
-    """clamp(x + 3, 0, 6) / 6 in x's dtype."""
-    y = np.add(x, 3, out=np.empty_like(x))
+def hardsigmoid(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """clamp(x + 3, 0, 6) / 6 in x's dtype, into `out` (which may be x) or a new array."""
+    y = np.add(x, 3, out=np.empty_like(x) if out is None else out)
     np.clip(y, 0, 6, out=y)
     y /= 6
     return y
 
 
-def hardswish(x: np.ndarray) -> np.ndarray:
-    """x * clamp(x + 3, 0, 6) / 6 in x's dtype."""
+def hardswish(x: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """x * clamp(x + 3, 0, 6) / 6 in x's dtype, into `out` (which may be x) or a new
+    array."""
     y = hardsigmoid(x)
-    y *= x
-    return y
+    return np.multiply(y, x, out=y if out is None else out)

@@ -198,10 +198,25 @@ def prelu(self: Tensor, weight: Tensor) -> Tensor:
     return wrap(np.where(x >= 0, x, x * w).astype(a.dtype))
 
 
-relu_ = op("aten::relu_(Tensor(a!) self) -> Tensor(a!)")(inplace(relu))
-relu6_ = op("aten::relu6_(Tensor(a!) self) -> Tensor(a!)")(inplace(relu6))
+def _exact_float(v: Any) -> bool:
+    """Whether a Scalar is a float, or an int every float dtype holds exactly (so that
+    numpy's conversion is PyTorch's)."""
+    return v.__class__ is float or (v.__class__ is int and -(1 << 24) <= v <= 1 << 24)
+
+
+def _clamp_into(a: np.ndarray, lo: Any, hi: Any) -> Any:
+    if not (_exact_float(lo) and _exact_float(hi)):
+        return NotImplemented
+    np.maximum(a, lo, out=a)
+    return np.minimum(a, hi, out=a)
+
+
+relu_ = op("aten::relu_(Tensor(a!) self) -> Tensor(a!)")(
+    inplace(relu, lambda a: np.maximum(a, 0, out=a)))
+relu6_ = op("aten::relu6_(Tensor(a!) self) -> Tensor(a!)")(
+    inplace(relu6, lambda a: _clamp_into(a, 0, 6)))
 hardtanh_ = op("aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> "
-               "Tensor(a!)")(inplace(hardtanh))
+               "Tensor(a!)")(inplace(hardtanh, _clamp_into))
 threshold_ = op("aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> "
                 "Tensor(a!)")(inplace(threshold))
 leaky_relu_ = op("aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> "
@@ -212,10 +227,13 @@ selu_ = op("aten::selu_(Tensor(a!) self) -> Tensor(a!)")(inplace(selu))
 celu_ = op("aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!)")(inplace(celu))
 gelu_ = op("aten::gelu_(Tensor(a!) self, *, str approximate=\"none\") -> Tensor(a!)")(
     inplace(gelu))
-silu_ = op("aten::silu_(Tensor(a!) self) -> Tensor(a!)")(inplace(silu))
+silu_ = op("aten::silu_(Tensor(a!) self) -> Tensor(a!)")(
+    inplace(silu, lambda a: B.silu(a, out=a)))
 mish_ = op("aten::mish_(Tensor(a!) self) -> Tensor(a!)")(inplace(mish))
-hardsigmoid_ = op("aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!)")(inplace(hardsigmoid))
-hardswish_ = op("aten::hardswish_(Tensor(a!) self) -> Tensor(a!)")(inplace(hardswish))
+hardsigmoid_ = op("aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!)")(
+    inplace(hardsigmoid, lambda a: B.hardsigmoid(a, out=a)))
+hardswish_ = op("aten::hardswish_(Tensor(a!) self) -> Tensor(a!)")(
+    inplace(hardswish, lambda a: B.hardswish(a, out=a)))
 rrelu_ = op("aten::rrelu_(Tensor(a!) self, Scalar lower=0.125, "
             "Scalar upper=0.33333333333333331, bool training=False, "
             "Generator? generator=None) -> Tensor(a!)")(inplace(rrelu))

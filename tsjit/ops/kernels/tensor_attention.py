@@ -16,11 +16,12 @@ from ..registry import op
 from ..._tensor.kernel_util import fmt_shape, native_float, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .blocked_math import gelu_erf
+from .tensor_reduce import row_max
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     """Softmax over the last dim, computed in place in x (a fresh array the caller owns)."""
-    m = np.max(x, axis=-1, keepdims=True)
+    m = row_max(x, x.ndim - 1)
     m[~np.isfinite(m)] = 0
     x -= m
     np.exp(x, out=x)
@@ -65,7 +66,7 @@ def _masked_softmax_np(x: np.ndarray, mask: Optional[np.ndarray]) -> np.ndarray:
     if mask is None:
         return _softmax(x.copy())
     x = np.where(mask, -np.inf, x)
-    m = np.max(x, axis=-1, keepdims=True)
+    m = row_max(x, x.ndim - 1)
     m = np.where(np.isfinite(m), m, 0)
     e = np.where(mask, 0.0, np.exp(x - m))
     tot = np.sum(e, axis=-1, keepdims=True)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import not_implemented, quiet, to_np, wrap
+from ..._tensor.kernel_util import broadcast_shapes, fp_ignored, not_implemented, quiet, to_np, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace, prep
 
@@ -187,7 +187,6 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.cname}")
     dt, a, b = prep(self, other)
-    from ..._tensor.kernel_util import broadcast_shapes
     broadcast_shapes(c.shape, a.shape, b.shape)
     return wrap(np.where(c, a, b))
 
@@ -210,7 +209,7 @@ def _clamp_impl(self: Tensor, lo: Any, hi: Any) -> Tensor:
     if dt.kind == "b":
         raise not_implemented("clamp_cpu", dt)
     r = to_np(self, dt)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         if lo is not None:
             r = np.maximum(r, to_np(lo, dt))
         if hi is not None:

@@ -1,11 +1,12 @@
 """Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
 transposed convolutions and the generic aten::convolution entry points.
 
-Depthwise convolutions (groups == channels) multiply-accumulate one strided view per kernel
-position where that is faster; any other convolution gathers the sliding windows of the
-padded input as a strided view and contracts them with the weight in one batched matrix
-product (im2col). Both compute in float32 for float16/32 inputs as PyTorch does;
-transposed convolutions scatter per kernel position.
+Depthwise convolutions (groups == channels) with kernels 5 wide or more are one matrix
+product per channel against a band matrix of its kernel, over many channels a
+multiply-accumulate per kernel position; any other convolution gathers the sliding windows
+of the padded input as a strided view and contracts them with the weight in one batched
+matrix product (im2col). Kernel positions that read only padding are dropped first. Both compute in float32
+for float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import math
 from typing import Any, Optional, Sequence
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..registry import op
 from ..._tensor.kernel_util import fmt_shape, not_implemented, quiet, wrap
@@ -65,57 +67,45 @@ def _valid(k: int, size: int, lo: int, stride: int, dilation: int, out: int) -> 
     return first, count, first * stride + off
 
 
+def strided(a: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """A view of `a` with the given shape and strides (in bytes, from a's first element).
+    A C-contiguous array's is an ndarray over its buffer, which checks the bounds and costs
+    an eighth of numpy's as_strided (8 us a call: a few per convolution); as_strided for
+    others, only read from."""
+    if a.flags.c_contiguous:
+        return np.ndarray(shape, a.dtype, a, 0, strides)
+    return as_strided(a, shape, strides, writeable=False)
+
+
 def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[int],
            pads: Sequence[tuple[int, int]], dilation: Sequence[int]) -> None:
     """Fill cols (*B, *ks, *outs) with the windows of x (*B, *sizes) zero padded by pads:
     cols[..., k, o] = x[..., o * stride + k * dilation - pad] (0 outside x).
 
-    Two stages, so that no padded copy of x is made and most copies move long contiguous
-    runs: the last dimension's windows first, into t (*B, ks[-1], *padded[:-1], outs[-1]),
-    whose padding is zeroed directly; then one copy per position of the other dimensions,
-    each of whole (outs[-2] x outs[-1]) planes when the stride is 1. Writing into cols
-    casts (float16 into a float32 buffer) on the way."""
+    One zero-padded copy of x (none without padding), then one copy of all its windows as
+    a strided view: two numpy calls whatever the kernel (measured faster than a copy per
+    kernel position at every zoo shape, 1.1-1.9x). Writing into cols casts (float16 into a
+    float32 buffer) on the way."""
     nd = len(ks)
     nb = x.ndim - nd
-    lead = (slice(None),) * nb
-    sizes = x.shape[nb:]
     outs = cols.shape[nb + nd:]
-    if nd == 1:
-        t = cols
+    if any(lo or hi for lo, hi in pads):
+        xp = np.zeros(x.shape[:nb] + tuple(s + lo + hi for s, (lo, hi) in
+                                           zip(x.shape[nb:], pads)), cols.dtype)
+        xp[(Ellipsis,) + tuple(slice(lo, lo + s) for s, (lo, _) in
+                               zip(x.shape[nb:], pads))] = x
     else:
-        padded = tuple(s + lo + hi for s, (lo, hi) in zip(sizes[:-1], pads[:-1]))
-        t = np.empty(x.shape[:nb] + (ks[-1],) + padded + (outs[-1],), cols.dtype)
-        for i, ((lo, hi), p) in enumerate(zip(pads[:-1], padded)):
-            before = lead + (slice(None),) * (1 + i)
-            if lo:
-                t[before + (slice(0, lo),)] = 0
-            if hi:
-                t[before + (slice(p - hi, p),)] = 0
-    size, lo, st, dl, out = sizes[-1], pads[-1][0], stride[-1], dilation[-1], outs[-1]
-    inner = tuple(slice(lo, lo + s) for (lo, _), s in zip(pads[:-1], sizes[:-1]))
-    for k in range(ks[-1]):
-        first, count, start = _valid(k, size, lo, st, dl, out)
-        row = lead + (k,) + inner
-        if count:
-            t[row + (slice(first, first + count),)] = \
-                x[..., start:start + (count - 1) * st + 1:st]
-        if first:
-            t[row + (slice(0, first),)] = 0
-        if first + count < out:
-            t[row + (slice(first + count, out),)] = 0
-    if nd == 1:
-        return
-    # t is padded in the other dimensions: a plain strided copy per kernel position
-    src = [[slice(p * d, p * d + s * (m - 1) + 1, s) for p in range(kd)]
-           for kd, d, s, m in zip(ks[:-1], dilation[:-1], stride[:-1], outs[:-1])]
-    for pos, sl in zip(itertools.product(*map(range, ks[:-1])), itertools.product(*src)):
-        cols[lead + pos] = t[lead + (slice(None),) + sl]
+        xp = x
+    st = xp.strides[nb:]
+    cols[...] = strided(xp, xp.shape[:nb] + tuple(ks) + tuple(outs),
+                        xp.strides[:nb] + tuple(s * d for s, d in zip(st, dilation)) +
+                        tuple(s * t for s, t in zip(st, stride)))
 
 
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
     """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype: checks,
-    output size, then conv_depthwise or conv_im2col."""
+    output size, then a depthwise path (groups == channels) or conv_im2col."""
     n, c = a.shape[:2]
     o = k.shape[0]
     if groups <= 0:
@@ -136,12 +126,52 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
-    # measured (docs/design.md): the per-position multiply-accumulate beats im2col for
-    # depthwise kernels of 5x5 and more and for small images; 3x3 on big images (strided
-    # above all) is the reverse
-    if c == groups and (math.prod(ks) >= 25 or math.prod(outs) < 784):
+    a, k, pads = _drop_padding_positions(a, k, stride, pads, dilation, outs)
+    # the band matrix multiplies every input of a span, zeros included: an inf or NaN
+    # input would reach outputs whose windows do not hold it, so those go through im2col
+    # (a sum is one cheap pass, and is finite exactly when no element is inf or NaN,
+    # unless it overflows, which only costs the faster path)
+    if c == groups and k.shape[-1] >= 5 and math.isfinite(a.sum()):
+        return conv_band(a, k, bias, stride, pads, dilation, outs)
+    # measured (docs/design.md): over many channels a multiply-accumulate per kernel
+    # position beats im2col's one small matrix product per channel
+    if c == groups and c >= 256:
         return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
     return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
+
+
+def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
+                            pads: Sequence[tuple[int, int]], dilation: Sequence[int],
+                            outs: tuple[int, ...]
+                            ) -> tuple[np.ndarray, np.ndarray, list]:
+    """The same convolution without the kernel positions whose windows read only padding
+    (their products are all zero: a 7x7 kernel over a 2x2 image keeps 3x3): per dimension
+    the kernel is cut to the range from the first position that reads the input to the
+    last, and the padding (or, under dilation, the input's first elements) shifted to
+    match."""
+    if not any(lo or hi for lo, hi in pads):
+        return a, k, list(pads)     # without padding every position reads the input
+    cut, crop, new_pads = [], [], []
+    for kk, size, (lo, _), st, dl, o in zip(k.shape[2:], a.shape[2:], pads, stride, dilation,
+                                            outs):
+        if (o - 1) * st >= lo and (kk - 1) * dl - lo < size:
+            # the first position's last window and the last position's first one read
+            # inside: nothing to drop at either end (the common case, checked cheaply)
+            p0, p1 = 0, kk
+        else:
+            alive = [p for p in range(kk) if _valid(p, size, lo, st, dl, o)[1]] or [0]
+            p0, p1 = alive[0], alive[-1] + 1
+        lo2 = lo - p0 * dl
+        skip = max(0, -lo2)          # input elements before the first one read
+        lo2 = max(0, lo2)
+        hi2 = max(0, (o - 1) * st + (p1 - p0 - 1) * dl + 1 - (size - skip) - lo2)
+        cut.append(slice(p0, p1))
+        crop.append(slice(skip, None))
+        new_pads.append((lo2, hi2))
+    if all(c.start == 0 and c.stop == kk for c, kk in zip(cut, k.shape[2:])) and \
+            all(c.start == 0 for c in crop):
+        return a, k, list(pads)
+    return a[(slice(None),) * 2 + tuple(crop)], k[(slice(None),) * 2 + tuple(cut)], new_pads
 
 
 def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
@@ -229,6 +259,60 @@ def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
             yb += b
     y = np.moveaxis(y, (-1, -2), (1, 2))
     return np.ascontiguousarray(y).reshape((n, c * m) + outs)
+
+
+# outputs of the last dimension per band (divided by the stride): the band matrix's waste
+# (span / kernel width) stays small while each product keeps a useful size
+BAND_TILE = 16
+
+
+def conv_band(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                   stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                   dilation: Sequence[int], outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd with groups == channels (each output channel reads one input channel) and
+    a kernel at least 5 wide: one matrix product per channel against a band matrix of its
+    kernel.
+
+    Along the last dimension a correlation is a product with a band (Toeplitz) matrix:
+    out[w] = sum_q row[q] * band[q, w], band[w * stride + j * dilation, w] = kernel[j]. The
+    outputs of that dimension go in tiles of BAND_TILE / stride, each reading a `span` of
+    the padded input; the rows of the product are the output positions of the other
+    dimensions (and the tiles), its columns those dimensions' kernel positions times the
+    span (one strided copy of the padded input). The band does span / kernel width times
+    the direct products, but in BLAS: 1.3-2x faster than conv_depthwise or im2col for 5x5
+    and 7x7 kernels (docs/design.md); narrower kernels waste too much of it."""
+    n, c = a.shape[:2]
+    m = k.shape[0] // c         # output channels per input channel
+    ks, nd = k.shape[2:], len(outs)
+    cd = compute_dtype(a.dtype)
+    ow, st, dl, kw = outs[-1], stride[-1], dilation[-1], ks[-1]
+    tw = min(ow, max(1, BAND_TILE // st))
+    tiles = -(-ow // tw)
+    span = (tw - 1) * st + (kw - 1) * dl + 1
+    width = max((tiles * tw - 1) * st + (kw - 1) * dl + 1, a.shape[-1] + pads[-1][0])
+    xp = np.zeros((n, c) + tuple(sz + lo + hi for sz, (lo, hi) in
+                                 zip(a.shape[2:-1], pads[:-1])) + (width,), cd)
+    xp[(slice(None),) * 2 + tuple(slice(lo, lo + sz) for sz, (lo, _) in
+                                  zip(a.shape[2:], pads))] = a
+    sx = xp.strides
+    windows = strided(
+        xp, (n, c) + outs[:-1] + (tiles,) + ks[:-1] + (span,),
+        sx[:2] + tuple(x * t for x, t in zip(sx[2:-1], stride[:-1])) + (sx[-1] * tw * st,) +
+        tuple(x * d for x, d in zip(sx[2:-1], dilation[:-1])) + (sx[-1],))
+    rows, kr = math.prod(outs[:-1]) * tiles, math.prod(ks[:-1])
+    band = np.zeros((c, kr, span, m, tw), cd)
+    sb = band.strides
+    # output channel i * m + j reads input channel i
+    strided(band, (c, m, kr, kw, tw),
+            (sb[0], sb[3], sb[1], sb[2] * dl, sb[2] * st + sb[4]))[...] = \
+        k.reshape(c, m, kr, kw)[..., None]
+    y = np.matmul(windows.reshape(n, c, rows, kr * span), band.reshape(c, kr * span, m * tw))
+    y = np.moveaxis(y.reshape((n, c) + outs[:-1] + (tiles, m, tw)), -2, 2)
+    y = y.reshape((n, c, m) + outs[:-1] + (tiles * tw,))[..., :ow]
+    y = np.ascontiguousarray(y).reshape((n, c * m) + outs)
+    if bias is not None:
+        y += bias.astype(cd, copy=False).reshape((c * m,) + (1,) * nd)
+    return y
 
 
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,

@@ -11,7 +11,7 @@ from ..._tensor import grad_mode
 from ..._tensor.creation import manual_seed as _manual_seed
 from ..._tensor.device import CPU, Device, as_device
 from ..registry import op
-from ..._tensor.kernel_util import wrap
+from ..._tensor.kernel_util import fp_ignored, wrap
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -22,7 +22,7 @@ def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = 
     dt = D.as_dtype(dtype) if dtype is not None else self.dtype
     if dt == self.dtype and not copy:
         return self
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         if dt.kind == "b" and self._a.dtype.kind == "c":
             return wrap(self._a != 0)
         if dt.kind != "c" and self._a.dtype.kind == "c":

@@ -10,7 +10,7 @@ from ..._tensor import creation as C
 from ..._tensor import dtypes as D
 from ..._tensor.device import as_device
 from ..registry import op
-from ..._tensor.kernel_util import checked_scalar, wrap
+from ..._tensor.kernel_util import checked_scalar, fp_ignored, wrap
 from ..._tensor.tensor import Tensor
 
 _OPTS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
@@ -165,7 +165,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = 
     if dt.kind in "iu" and steps > 1:
         start, end = int(start), int(end)     # integer dtypes truncate the exponents' ends
     e = C.linspace(start, end, steps, dtype=D.float64)._a
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return wrap((base ** e).astype(D.to_numpy_dtype(dt)))
 
 

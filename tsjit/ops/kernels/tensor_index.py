@@ -43,10 +43,11 @@ def index_tuple(self: Tensor, indices: Sequence[Optional[Tensor]],
                 out.append(m)
             dim += m.ndim
         elif x.dtype.kind in "iu":
-            if a.ndim:
+            if a.ndim and x.size:
                 n = a.shape[dim]
-                if x.size and (x.max() >= n or x.min() < -n):
-                    bad = int(x.max()) if x.max() >= n else int(x.min())
+                hi, lo = np.maximum.reduce(x, axis=None), np.minimum.reduce(x, axis=None)
+                if hi >= n or lo < -n:
+                    bad = int(hi) if hi >= n else int(lo)
                     raise IndexError(f"index {bad} is out of bounds for dimension {dim} with "
                                      f"size {n}")
             out.append(x.astype(np.int64, copy=False))
@@ -54,7 +55,7 @@ def index_tuple(self: Tensor, indices: Sequence[Optional[Tensor]],
         else:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     arrays = [x for x in out if isinstance(x, np.ndarray) and x.dtype != np.bool_]
-    if len(arrays) > 1:
+    if len(arrays) > 1 and any(x.shape != arrays[0].shape for x in arrays):
         try:
             np.broadcast_shapes(*(x.shape for x in arrays))
         except ValueError:

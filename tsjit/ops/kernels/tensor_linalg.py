@@ -16,7 +16,7 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (fmt_shape, native_float, not_implemented, quiet, scalar_to_np,
+from ..._tensor.kernel_util import (NATIVE_FLOATS, fmt_shape, fp_ignored, native_float, not_implemented, quiet, scalar_to_np,
                                     wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 from .tensor_reduce import acc
@@ -28,6 +28,9 @@ _CNAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32"
 
 
 def _same_dtype(x: Tensor, y: Tensor) -> D.dtype:
+    nd = x._a.dtype
+    if nd is y._a.dtype and nd in NATIVE_FLOATS:      # the usual operands, checked at once
+        return D.from_numpy_dtype(nd)
     if x.dtype != y.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_CNAMES.get(x.dtype.name)} != {_CNAMES.get(y.dtype.name)}")
@@ -40,18 +43,46 @@ def _compute(a: np.ndarray) -> np.ndarray:
     return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
 
 
+def _few_rows(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs faster as
+    (b.T @ a.T).T: OpenBLAS's single-threaded sgemm/dgemm is up to twice as slow with a few
+    rows against a large transposed operand as with the large operand first (measured,
+    docs/design.md: 0.5x for M <= 16 against K x N = 768 x 768, 0.8x at M = 64; small
+    weights lose a little)."""
+    m, k = a.shape
+    n = b.shape[1]
+    return 2 <= m <= 64 and k * n >= 1 << 16 and m * k * n >= 1 << 19 and \
+        b.flags.f_contiguous and a.dtype.kind == "f"
+
+
+def _matmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a (M, K) @ b (K, N), C-ordered."""
+    if _few_rows(a, b):
+        return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+    return np.matmul(a, b)
+
+
+@quiet
 def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """np.matmul(a, b) in the compute type (module doc); (*, K) @ (K, O) as one 2-D product."""
-    a, b = _compute(a), _compute(b)
-    with np.errstate(all="ignore"):
-        if a.ndim > 2 and b.ndim == 2:
-            return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
-        return np.matmul(a, b)
+    if a.dtype not in NATIVE_FLOATS or b.dtype not in NATIVE_FLOATS:
+        a, b = _compute(a), _compute(b)
+    if a.ndim > 2 and b.ndim == 2:
+        return _matmul2(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[1:])
+    if a.ndim == 2 and b.ndim == 2:
+        return _matmul2(a, b)
+    return np.matmul(a, b)
 
 
 def _mm(a: np.ndarray, b: np.ndarray, dt: D.dtype) -> np.ndarray:
     """a @ b in the compute type, rounded to dt."""
-    return np.asarray(product(a, b)).astype(D.to_numpy_dtype(dt), copy=False)
+    return _rounded(product(a, b), dt)
+
+
+def _rounded(r: Any, dt: D.dtype) -> np.ndarray:
+    """A product's result as an array of dt (itself when it already is one)."""
+    nd = dt.np
+    return r if r.__class__ is np.ndarray and r.dtype is nd else np.asarray(r).astype(nd, copy=False)
 
 
 @op("aten::matmul(Tensor self, Tensor other) -> Tensor")
@@ -75,7 +106,8 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
         sb = "x".join(map(str, b.shape[-2:])) if b.ndim > 1 else str(b.shape[0])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})")
     try:
-        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        if a.shape[:-2] != b.shape[:-2]:
+            np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
         raise RuntimeError(f"The size of tensor a ({a.shape[-3] if a.ndim > 2 else 1}) must "
                            f"match the size of tensor b ({b.shape[-3] if b.ndim > 2 else 1}) at "
@@ -164,12 +196,19 @@ def outer(self: Tensor, vec2: Tensor) -> Tensor:
     if self._a.ndim != 1 or vec2._a.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {self._a.ndim}-D")
     dt = D.promote_types(self.dtype, vec2.dtype)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return wrap(np.multiply.outer(self._a.astype(dt.np), vec2._a.astype(dt.np)))
 
 
 def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dtype) -> Tensor:
-    out_shape = np.broadcast_shapes(base._a.shape, prod.shape)
+    b = base._a
+    if alpha.__class__ is int and beta.__class__ is int and alpha == beta == 1 and \
+            b.dtype is prod.dtype and prod.dtype in NATIVE_FLOATS and \
+            (b.shape == prod.shape or b.ndim == 1 and b.shape[0] == prod.shape[-1]):
+        # the usual bias: a sum of two floats rounded once, which float64 accumulation then
+        # rounding gives too (53 >= 2 * 24 + 2 bits)
+        return wrap(prod + b)
+    out_shape = np.broadcast_shapes(b.shape, prod.shape)
     if out_shape != prod.shape:
         raise RuntimeError(f"The expanded size of the tensor ({prod.shape[-1]}) must match the "
                            f"existing size ({base._a.shape[-1]}) at non-singleton dimension "
@@ -183,7 +222,7 @@ def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dty
     else:
         b = acc(base._a.astype(dt.np, copy=False))
         r = p + (b if beta == 1 else b * acc(scalar_to_np(beta, dt)))
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         return wrap(np.broadcast_to(r, prod.shape).astype(dt.np))
 
 
@@ -281,7 +320,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
         rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} "
                            f"and {wt.shape[0]}x{wt.shape[1] if wt.ndim > 1 else 1})")
-    if bias is not None and bias.dtype != dt:
+    if bias is not None and bias._a.dtype != x.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_CNAMES.get(bias.dtype.name)} != {_CNAMES.get(dt.name)}")
     r = product(x, wt)
@@ -291,7 +330,7 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
             r += b          # the usual bias: in place, no second output-sized temporary
         else:
             r = r + bias._a
-    return wrap(np.asarray(r).astype(dt.np, copy=False))
+    return wrap(_rounded(r, dt))
 
 
 @op("aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor")

@@ -84,22 +84,22 @@ def _windows(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[in
     return w[sl], outs
 
 
-def _window_max(a: np.ndarray, k: list[int], s: list[int], p: list[int], d: list[int],
-                ceil: bool, lowest: Any) -> np.ndarray:
-    """The maximum of each window, one dimension at a time (a window's maximum is the
-    maximum over its rows of each row's maximum): per dimension, the elementwise maximum
-    of one strided view per kernel offset, so a 2x2 window costs two half-size passes
-    instead of three quarter-size ones over four views. NaN propagates, as in PyTorch."""
-    r, outs = _padded(a, k, s, p, d, ceil, lowest)
+def _window_reduce(ufunc: np.ufunc, a: np.ndarray, k: list[int], s: list[int], p: list[int],
+                   d: list[int], ceil: bool, fill: Any) -> np.ndarray:
+    """The maximum (or sum) of each window, one dimension at a time (a window's maximum is
+    the maximum over its rows of each row's maximum): per dimension, `ufunc` of one strided
+    view per kernel offset, so a 2x2 window costs two half-size passes instead of three
+    quarter-size ones over four views. NaN propagates, as in PyTorch."""
+    r, outs = _padded(a, k, s, p, d, ceil, fill)
     for dim, (ki, si, di, o) in enumerate(zip(k, s, d, outs)):
         before = (slice(None),) * (2 + dim)
         views = [r[before + (slice(q * di, q * di + (o - 1) * si + 1, si),)] for q in range(ki)]
         if ki == 1:
             r = views[0]
             continue
-        r = np.maximum(views[0], views[1])
+        r = ufunc(views[0], views[1])
         for v in views[2:]:
-            np.maximum(r, v, out=r)
+            ufunc(r, v, out=r)
     # a 1-sized kernel leaves a view of the input: the result must be a new tensor
     return r.copy() if r.base is not None else r
 
@@ -116,7 +116,7 @@ def _max_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
     k, s, p, d = _params(nd, kernel_size, stride, padding, dilation, name)
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     if not indices:
-        return wrap(_window_max(a, k, s, p, d, ceil_mode, lowest)[0 if unbatched else ...]), None
+        return wrap(_window_reduce(np.maximum, a, k, s, p, d, ceil_mode, lowest)[0 if unbatched else ...]), None
     win, outs = _windows(a, k, s, p, d, ceil_mode, lowest)
     flat = win.reshape(win.shape[:2 + nd] + (-1,))
     vals = flat.max(axis=-1)
@@ -186,10 +186,15 @@ def _avg_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
     if nd == 3 and any(n < ki for n, ki in zip(a.shape[2:], k)):
         raise RuntimeError(f"input image (T: {a.shape[2]} H: {a.shape[3]} W: {a.shape[4]}) "
                            f"smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
-    win, outs = _windows(acc(a), k, s, p, d, ceil_mode, 0)
-    total = win.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
+    # floats sum in their own precision (as PyTorch's kernel), window by window separably
+    total = _window_reduce(np.add, native_float(a) if a.dtype.kind == "f" else acc(a), k, s,
+                           p, [1] * nd, ceil_mode, 0)
+    outs = total.shape[2:]
     if divisor_override:
         div: Any = float(divisor_override)
+    elif not any(p) and list(outs) == [(n - ki) // si + 1 for n, ki, si in
+                                       zip(a.shape[2:], k, s)]:
+        div = float(np.prod(k))         # every window is whole: one divisor
     else:
         div = np.ones(outs)
         for dim in range(nd):
@@ -200,10 +205,12 @@ def _avg_pool(self: Tensor, nd: int, kernel_size: Any, stride: Any, padding: Any
             size_real = np.minimum(end, n) - np.maximum(start, 0)
             sz = size_pad if count_include_pad else size_real
             div = div * sz.reshape([-1 if j == dim else 1 for j in range(nd)])
+    if total.dtype.kind == "f" and isinstance(div, np.ndarray):
+        div = div.astype(total.dtype)
     r = total / div
     if a.dtype.kind in "iu":
         r = np.trunc(r)
-    r = r.astype(a.dtype)
+    r = r.astype(a.dtype, copy=False)
     return wrap(r[0] if unbatched else r)
 
 
@@ -259,7 +266,10 @@ def _adaptive(self: Tensor, output_size: Any, nd: int, is_max: bool) -> tuple[Te
         sizes = a.shape[2:]
         if all(o and s % o == 0 for s, o in zip(sizes, outs)):
             tiles = sum(((o, s // o) for s, o in zip(sizes, outs)), ())
-            x = x.reshape(a.shape[:2] + tiles).mean(axis=tuple(range(3, 3 + 2 * nd, 2)))
+            # a sum and one division (np.mean's own bookkeeping costs more at these sizes)
+            x = np.add.reduce(x.reshape(a.shape[:2] + tiles),
+                              axis=tuple(range(3, 3 + 2 * nd, 2)))
+            x /= x.dtype.type(np.prod(tiles[1::2]))
         for dim in range(0 if x.shape[2:] == tuple(outs) else nd):
             ax = 2 + dim
             lead = (slice(None),) * ax
@@ -353,7 +363,13 @@ def constant_pad_nd(self: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:
                                f"{pairs[i][0]} and {pairs[i][1]} resulted in a negative output "
                                f"size, which is invalid. Check dimension {i} of your input.")
     v = checked_scalar(value, self.dtype)
-    return wrap(np.pad(x, [(max(0, lo), max(0, hi)) for lo, hi in pairs], constant_values=v))
+    widths = [(max(0, lo), max(0, hi)) for lo, hi in pairs]
+    # np.pad's constant mode, without its general machinery (a no-op pad cost 50 us)
+    r = np.empty(tuple(s + lo + hi for s, (lo, hi) in zip(x.shape, widths)), x.dtype)
+    if r.size != x.size:
+        r.fill(v)
+    r[tuple(slice(lo, lo + s) for s, (lo, _) in zip(x.shape, widths))] = x
+    return wrap(r)
 
 
 _NP_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (cast, float_result, native_float, not_implemented, quiet,
-                                    reduce_axes, to_np, wrap)
+from ..._tensor.kernel_util import (cast, float_result, native_float, not_implemented, numel,
+                                    quiet, reduce_axes, to_np, wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
 
 
@@ -77,10 +77,11 @@ def _mean_dtype(self: Tensor, dtype: Optional[int], name: str) -> tuple[np.ndarr
             raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be "
                                f"either a floating point or complex dtype. Got: {dt.cname}")
         return to_np(self, dt), dt
-    if self.dtype.kind not in "fc":
+    dt = self.dtype
+    if dt.kind not in "fc":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either "
-                           "a floating point or complex dtype. Got: " + self.dtype.cname)
-    return self._a, self.dtype
+                           "a floating point or complex dtype. Got: " + dt.cname)
+    return self._a, dt
 
 
 @op("aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor")
@@ -97,7 +98,10 @@ def mean(self: Tensor, dim: Any = None, keepdim: bool = False,
     """Arithmetic mean over dims (floating types only; empty gives NaN)."""
     a, dt = _mean_dtype(self, dtype, "mean")
     axes = reduce_axes(dim, a.ndim)
-    return _result(np.mean(acc(a), axis=axes, keepdims=keepdim), dt)
+    # np.mean's own arithmetic (a sum, then one division by the count), without its
+    # Python layers: this runs in every RMS norm
+    count = a.size if axes is None else numel(a.shape[d] for d in axes)
+    return _result(np.add.reduce(acc(a), axis=axes, keepdims=keepdim) / count, dt)
 
 
 @op("aten::nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
@@ -229,8 +233,10 @@ def aminmax(self: Tensor, dim: Optional[int] = None, keepdim: bool = False) -> t
 
 def _argext(name: str, self: Tensor, dim: Optional[int], keepdim: bool, largest: bool) -> Tensor:
     a = self._a
-    _no_complex(name, a)
-    if a.dtype == np.bool_:
+    kind = a.dtype.kind
+    if kind == "c":
+        _no_complex(name, a)
+    if kind == "b":
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
@@ -551,6 +557,17 @@ def _softmax_input(self: Tensor, dim: int, dtype: Optional[int], name: str) -> t
     return native_float(a), dt, (d if a.ndim else None)
 
 
+def row_max(a: np.ndarray, d: Optional[int]) -> np.ndarray:
+    """np.max(a, axis=d, keepdims=True). numpy reduces short contiguous rows one at a time
+    (16-long rows: 55 us for 8 K elements, against 6 us across rows), so rows of the last
+    axis up to 64 long are reduced across a transposed copy instead (the maximum is the
+    same whatever the order; NaN propagates either way)."""
+    if d is not None and d == a.ndim - 1 and 0 < a.shape[-1] <= 64 and a.size:
+        t = np.ascontiguousarray(np.moveaxis(a, -1, 0))
+        return np.maximum.reduce(t, axis=0)[..., None]
+    return np.max(a, axis=d, keepdims=True)
+
+
 @op("aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor")
 @quiet
 def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
@@ -558,7 +575,7 @@ def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "softmax")
     if a.size == 0:
         return _result(a, dt)
-    e = np.asarray(a - np.max(a, axis=d, keepdims=True))    # (0-d gives a numpy scalar)
+    e = np.asarray(a - row_max(a, d))    # (0-d gives a numpy scalar)
     np.exp(e, out=e)
     e /= np.sum(e, axis=d, keepdims=True)
     return _result(e, dt)
@@ -571,7 +588,7 @@ def log_softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "log_softmax")
     if a.size == 0:
         return _result(a, dt)
-    s = np.asarray(a - np.max(a, axis=d, keepdims=True))
+    s = np.asarray(a - row_max(a, d))
     s -= np.log(np.sum(np.exp(s), axis=d, keepdims=True))
     return _result(s, dt)
 

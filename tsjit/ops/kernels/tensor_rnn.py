@@ -75,9 +75,9 @@ class _Weights:
             self.w_ih, w_hh = ps[:2]
             self.b_ih = self.b_hh = None
             w_hr = ps[2] if len(ps) == 3 else None
-        # contiguous transposes: BLAS is several times slower on the transposed views for
-        # the small per-step products
-        self.w_ih_t = np.ascontiguousarray(self.w_ih.T)
+        # contiguous transposes for the small per-step products, on which BLAS is several
+        # times slower with transposed views; the input projection is one product over all
+        # steps, as fast on the view, so W_ih is not copied
         self.w_hh_t = np.ascontiguousarray(w_hh.T)
         self.w_hr_t = None if w_hr is None else np.ascontiguousarray(w_hr.T)
 
@@ -99,7 +99,7 @@ def _direction(kind: str, x: np.ndarray, sizes: list[int], h: np.ndarray,
     """Run one layer in one direction over packed rows x, writing each step's h into out
     (its rows in x's order); returns the final (h, c). Sequences are sorted by length, so
     at step t the first sizes[t] of them are active; a finished sequence keeps its state."""
-    gi = x @ w.w_ih_t
+    gi = x @ w.w_ih.T
     if w.b_ih is not None:
         gi += w.b_ih
     if kind != "gru" and w.b_hh is not None:

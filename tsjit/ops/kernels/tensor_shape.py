@@ -63,7 +63,7 @@ def infer_size(shape: Sequence[int], n: int) -> tuple[int, ...]:
 
 def _view_array(a: np.ndarray, shape: tuple[int, ...]) -> Optional[np.ndarray]:
     try:
-        return np.reshape(a, shape, copy=False)
+        return a.reshape(shape, copy=False)
     except ValueError:
         return None
 
@@ -113,7 +113,7 @@ def view_dtype(self: Tensor, dtype: int) -> Tensor:
 @op("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)")
 def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     """A view with a new shape when possible, else a copy."""
-    return wrap(np.reshape(self._a, infer_size(shape, self._a.size)))
+    return wrap(self._a.reshape(infer_size(shape, self._a.size)))
 
 
 @op("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)")
@@ -187,8 +187,10 @@ def squeeze(self: Tensor, dim: Any = None) -> Tensor:
 @op("aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dimension at `dim`."""
-    d = wrap_dim(dim, self._a.ndim + 1)
-    return wrap(np.expand_dims(self._a, d))
+    a = self._a
+    d = wrap_dim(dim, a.ndim + 1)
+    shape = a.shape
+    return wrap(a.reshape(shape[:d] + (1,) + shape[d:]))     # a view, as np.expand_dims
 
 
 @op("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
@@ -198,7 +200,7 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """A view with dims dim0 and dim1 swapped."""
     a = self._a
     d0, d1 = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
-    return wrap(np.swapaxes(a, d0, d1) if a.ndim else a.view())
+    return wrap(a.swapaxes(d0, d1) if a.ndim else a.view())
 
 
 @op("aten::t(Tensor(a) self) -> Tensor(a)")
@@ -244,7 +246,7 @@ def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
     ds = [wrap_dim(d, a.ndim) for d in dims]
     if len(set(ds)) != len(ds):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return wrap(np.transpose(a, ds) if a.ndim else a.view())
+    return wrap(a.transpose(ds) if a.ndim else a.view())
 
 
 @op("aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
@@ -435,6 +437,17 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Tensors joined along an existing dimension (dtypes promote)."""
     if len(tensors) == 0:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    arrays = [t._a for t in tensors]
+    a0 = arrays[0]
+    nd = a0.ndim
+    # the common case (one dtype, one rank above 1, so no promotion and no legacy empty
+    # rule) is numpy's own concatenation: densenet joins up to 24 tensors per call
+    if nd > 1 and -nd <= dim < nd and all(a.dtype is a0.dtype and a.ndim == nd
+                                          for a in arrays):
+        try:
+            return wrap(np.concatenate(arrays, axis=dim))
+        except ValueError:
+            pass        # sizes differ: the checks below say where, as PyTorch does
     for i, t in enumerate(tensors):
         if t._a.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import float_result, native_float, not_implemented, quiet, to_np, wrap
+from ..._tensor.kernel_util import float_result, fp_ignored, native_float, not_implemented, quiet, to_np, wrap
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace
 from . import blocked_math
@@ -147,7 +147,7 @@ def nan_to_num(self: Tensor, nan: Optional[float] = None, posinf: Optional[float
     if a.dtype.kind not in "fc":
         return wrap(a.copy())
     info = np.finfo(a.dtype)
-    with np.errstate(all="ignore"):
+    with fp_ignored():
         r = np.nan_to_num(a, copy=True, nan=0.0 if nan is None else nan,
                           posinf=info.max if posinf is None else posinf,
                           neginf=info.min if neginf is None else neginf)
