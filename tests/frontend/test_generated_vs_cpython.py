@@ -134,3 +134,18 @@ def f(a0: bool) -> bool:
             break
     return a0
 """, (True,))
+
+
+def test_a_variable_holding_a_constant_is_not_a_known_condition():
+    # `if v1:` where v1 holds True compiled only the raise (as if known), so the return
+    # after it was dead and so was `v2`'s failing index: tsjit raised ValueError where
+    # CPython and PyTorch raise IndexError (PyTorch reads a variable as no constant).
+    _check("""
+def f(a0: float) -> Tuple[float, int, bool, str]:
+    v0: int = int(True)
+    v1: bool = True
+    v2: str = [''][min(max(v0, -6), 6)]
+    if v1:
+        raise ValueError("generated")
+    return (a0, v0, v1, v2)
+""", (0.0,))

@@ -251,17 +251,19 @@ class FileView:
         return out
 
     def _ref(self, name: str, group: str, r: Any) -> TensorRef:
-        from ..serialize.pickle_format import STORAGE_DTYPES, Global, PersistentId
-        args = r.args
-        if len(args) < 4 or type(args[0]) is not PersistentId:
+        """The TensorRef of `_rebuild_tensor_v2` record `r` (read as the loader reads it)."""
+        from ..serialize.pickle_format import STORAGE_DTYPES, PersistentId
+        from ..serialize.tensor_records import TENSOR_CALLS, storage_ref, tensor_args
+        found = tensor_args(TENSOR_CALLS[r.func], r.args)
+        if found is None:
             raise OffTheFastPath(name)
-        pid = args[0].pid
-        if not (isinstance(pid, tuple) and len(pid) == 5 and type(pid[1]) is Global and
-                pid[1].module == "torch" and pid[1].name in STORAGE_DTYPES):
+        storage, offset, size, stride, _, _ = found
+        ref = storage_ref(storage.pid) if type(storage) is PersistentId else None
+        if ref is None or ref.cls.module != "torch" or ref.cls.name not in STORAGE_DTYPES:
             raise OffTheFastPath(name)
         folder = "constants/" if group == "constants" else "data/"
-        return TensorRef(name, group, folder + str(pid[2]), STORAGE_DTYPES[pid[1].name],
-                         int(args[1]), tuple(args[2]), tuple(args[3]))
+        return TensorRef(name, group, folder + str(ref.key), STORAGE_DTYPES[ref.cls.name],
+                         int(offset), tuple(size), tuple(stride))
 
     def _loaded_tensors(self) -> list[TensorRef]:
         """The tensors through tsjit.load: for files off the fast path."""
@@ -360,10 +362,11 @@ def _runtime_tensor(v: Any) -> Any:
 def _neutral_tensor(v: Any) -> Any:
     """The tensor record of a tensor or a parameter (`_rebuild_parameter*`), else None."""
     from ..serialize.pickle_format import Reduce
+    from ..serialize.tensor_records import TENSOR_CALLS
     if is_tensor_record(v):
         return v
-    if type(v) is Reduce and v.func.module == "torch._utils" and \
-            v.func.name.startswith("_rebuild_parameter") and v.args and is_tensor_record(v.args[0]):
+    call = TENSOR_CALLS.get(v.func) if type(v) is Reduce else None
+    if call is not None and call.parameter and v.args and is_tensor_record(v.args[0]):
         return v.args[0]
     return None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Optional
 
-from ..ir import CompilationUnit, Function, Graph, Value
+from ..ir import CompilationUnit, Function, Graph, Node, Value
 from ..ir import types as T
 from ..ir.diagnostics import CompileError, SourceRange
 from ..ir.limits import check_deadline
@@ -54,6 +54,8 @@ class FunctionCompiler(Emitter):
         self.python_defaults: dict[str, Any] = {}
         # Enclosing loops, innermost last: (carried variable names, continue-condition emitter).
         self.loops: list[tuple[list[str], Any]] = []
+        # The casts giving an annotated variable its declared type (see `check_declared`).
+        self.widenings: list[Node] = []
 
     # --- the function -------------------------------------------------------------
     def compile(self) -> Graph:
@@ -75,6 +77,7 @@ class FunctionCompiler(Emitter):
                                    "all paths", d.range)
             out = self.emit_constant(None, d.range, ret_type if ret_type != T.NoneType else None)
         self.graph.register_output(out)
+        self.drop_widenings()
         run_pipeline(self.graph, [exit_transform.run])
         # To a fixed point, so compiling printed code cannot simplify any further (no jitter).
         run_to_fixed_point(self.graph, [lambda g: constant_propagation.run(g, registry.kernel_for)]
@@ -263,7 +266,26 @@ class FunctionCompiler(Emitter):
                                f"{value.type.annotation_str()}", rng)
         if value.type != t and value.node.kind == prim.Constant and value.type == T.NoneType:
             value.type = t  # `x: Optional[int] = None` keeps the declared type
+        elif value.type != t:
+            # As in PyTorch, an annotated variable reads as its declared type (so `x is None`
+            # is not known while compiling, and a loop carries it as declared) until it is
+            # assigned again; compiled, the graph holds the value itself (drop_widenings).
+            cast = self.insert(prim.unchecked_cast, [value], [t], rng)
+            self.widenings.append(cast)
+            value = cast.output()
         return value
+
+    def drop_widenings(self) -> None:
+        """Replace the casts of `check_declared` by the values they cast (of narrower types:
+        their users accept them), the variable's name going to an unnamed value."""
+        for cast in self.widenings:
+            value, out = cast.input(0), cast.output()
+            if out.has_debug_name() and not value.has_debug_name() and \
+                    value.node.kind != prim.Constant:
+                value.set_debug_name(out.debug_name())
+            out.set_debug_name(None)
+            out.replace_all_uses_with(value)
+            cast.destroy()
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
         target = s.target
@@ -307,7 +329,7 @@ class FunctionCompiler(Emitter):
     def stmt_If(self, s: ast.If) -> None:
         yes, no = refinements(self, s.test)
         cond = self.emit_condition(s.test)
-        const = self.constant_of(cond)
+        const = self.known_condition(s.test, cond)
         if isinstance(const, bool):
             # Like PyTorch, a condition known at compile time compiles only the live branch.
             self.env.refined.update(yes if const else no)
@@ -455,7 +477,12 @@ class FunctionCompiler(Emitter):
         def fail() -> None:
             self.emit_raise_message(s.msg, "builtins.AssertionError", s.range)
             self.env.exited = True
-        self.emit_if(cond, lambda: None, fail, s.range)
+        known = self.known_condition(s.test, cond)
+        if known is False:
+            fail()      # as PyTorch: what follows an assertion known to fail is dead
+            return
+        if known is not True:
+            self.emit_if(cond, lambda: None, fail, s.range)
         self.env.refined.update(yes)
 
     # --- control flow -------------------------------------------------------------
@@ -507,17 +534,15 @@ class FunctionCompiler(Emitter):
                     continue
                 raise CompileError(f"'{name}' is assigned different kinds of values in the two "
                                    "branches of this if", rng)
-            t = T.unify(tv.value.type, fv.value.type)
-            declared = self.env.declared_type(name)
-            if declared is None:
-                # declared in one branch only (`x: Union[float, str] = float(tok)` / `else:
-                # x = tok`, as PyTorch's archives hold): that type, when both values fit it
-                branch = true_env.declared_type(name) or false_env.declared_type(name)
-                if branch is not None and T.is_subtype(tv.value.type, branch) and \
-                        T.is_subtype(fv.value.type, branch):
-                    declared = branch
-            if declared is not None:
-                t = declared
+            # As in PyTorch, the merged value has the unified type of what each branch
+            # assigned (the declared type where a branch's assignment was annotated:
+            # `x: Union[float, str] = float(tok)` / `else: x = tok`, as PyTorch's archives
+            # hold), so an int on both paths stays an int though declared Optional before
+            # the if; the enclosing declaration only where they do not unify.
+            t = T.unify(_assigned_type(true_env, name, tv.value.type),
+                        _assigned_type(false_env, name, fv.value.type))
+            if t is None:
+                t = self.env.declared_type(name)
             if t is None:
                 self.env.assign(name, Undefined(
                     f"Type mismatch: {name} is set to type {tv.value.type.annotation_str()} in the "
@@ -558,7 +583,7 @@ class FunctionCompiler(Emitter):
         carried = [n for n in assigned_names(body_stmts, target)
                    if isinstance(self.env.lookup(n), SimpleValue)]
         if returns_inside:
-            carried += [RET_FLAG, RET_VALUE]
+            carried = [RET_FLAG, RET_VALUE] + carried    # first, as PyTorch carries them
         node = self.graph.create(prim.Loop, [max_trip, cond], 0, rng)
         self.graph.insert(node)
         block = node.add_block()
@@ -642,7 +667,8 @@ class FunctionCompiler(Emitter):
                     f"Variable '{target.id}' is annotated with type "
                     f"{prev_declared.annotation_str()} but is being assigned to a value of type "
                     f"{value.type.annotation_str()}", rng)
-            outer = self.env.outer_type(target.id)
+            # A declared variable may take any value of its declared type (checked above).
+            outer = self.env.outer_type(target.id) if prev_declared is None else None
             if outer is not None and not T.is_subtype(value.type, outer):
                 # As PyTorch: a block may not change the type of an enclosing variable.
                 raise CompileError(
@@ -690,6 +716,13 @@ class FunctionCompiler(Emitter):
         if isinstance(sv, Undefined):
             raise CompileError(sv.reason, rng)
         return sv
+
+
+def _assigned_type(env: Environment, name: str, value_type: T.Type) -> T.Type:
+    """The type a branch gave `name`: the one its annotated assignment declared, else its
+    value's."""
+    declared = env.declared.get(name)
+    return declared if declared is not None and T.is_subtype(value_type, declared) else value_type
 
 
 def _is_literal(e: ast.Expr) -> bool:

@@ -16,7 +16,7 @@ from .environment import Environment
 from .indexing import emit_slice, emit_tensor_getitem, slice_parts
 from .iteration import ModuleDictView
 from .operators import BINARY_OPS, COMPARE_OPS, MAGIC_METHODS, SPECIAL_OPS, UNARY_OPS
-from .refinement import refinements
+from .refinement import Refinements, refinements
 from .schema_matching import NamedValue, match_schemas
 from .upgraders import emit_upgraded
 from .sugared import (BuiltinFunction, ClassValue, FunctionValue, MethodValue, NamespaceValue,
@@ -77,6 +77,12 @@ class Emitter:
         if v.node.kind == prim.Constant:
             return v.node.attrs.get("value")
         return ...
+
+    def known_condition(self, e: ast.Expr, v: Value) -> Any:
+        """The bool condition `e` (emitted as `v`) is known to be while compiling, else `...`:
+        a constant, but never a variable's value (as in PyTorch, where reading a variable
+        is not a constant until the passes: `x = False` / `if x:` compiles both branches)."""
+        return ... if isinstance(e, ast.Name) else self.constant_of(v)
 
     def emit_builtin(self, name: str, args: list[NamedValue], kwargs: dict[str, NamedValue],
                      rng: Optional[SourceRange], self_value: Optional[Value] = None) -> Value:
@@ -228,6 +234,10 @@ class Emitter:
     def expr_UnaryOp(self, e: ast.UnaryOp) -> SugaredValue:
         if e.op == "not":
             v = self.emit_condition(e.operand)
+            known = self.known_condition(e.operand, v)
+            if isinstance(known, bool):
+                # A condition known at compile time stays known (PyTorch's static if).
+                return SimpleValue(self.emit_constant(not known, e.range))
             return SimpleValue(self.emit_builtin("aten::__not__", [NamedValue(v)], {}, e.range))
         if e.op == "-" and isinstance(e.operand, ast.Constant) and \
                 isinstance(e.operand.value, (int, float)) and not isinstance(e.operand.value, bool):
@@ -275,18 +285,34 @@ class Emitter:
         # Short-circuit: `a and b` is `b if a else False`, `a or b` is `True if a else b`.
         yes, no = refinements(self, e.left)
         lhs = self.emit_condition(e.left)
+        is_and = e.op == "and"
 
         def rhs() -> Value:
             # The right operand runs only where the left one decided nothing: refine for it.
-            saved = self.env
-            self.env = Environment(saved, self.graph.insert_block)
-            self.env.refined.update(yes if e.op == "and" else no)
-            try:
-                return self.emit_condition(e.right)
-            finally:
-                self.env = saved
-        out = self.emit_short_circuit(lhs, e.op == "and", rhs, e.range)
+            return self.emit_refined(e.right, yes if is_and else no, self.emit_condition)
+        out = self.emit_short_circuit(lhs, is_and, rhs, e.range)
+        # Known at compile time when either side decides it (`x or True`) or both are
+        # known, as in PyTorch (whose `if`s then compile only the live branch); both sides
+        # are compiled and still run (the If, its value unused, is left to the passes).
+        rhs_value = out.node.blocks[0 if is_and else 1].outputs[0]
+        sides = (self.known_condition(e.left, lhs), self.known_condition(e.right, rhs_value))
+        if any(k is (not is_and) for k in sides):
+            return SimpleValue(self.emit_constant(not is_and, e.range))
+        if all(isinstance(k, bool) for k in sides):
+            return SimpleValue(self.emit_constant(is_and, e.range))
         return SimpleValue(out)
+
+    def emit_refined(self, e: ast.Expr, refined: Refinements,
+                     emit: Optional[Callable[[ast.Expr], Value]] = None) -> Value:
+        """`e` (by `emit`, else as a value) in a scope of its own where `refined` holds, so
+        the casts it binds end with it."""
+        saved = self.env
+        self.env = Environment(saved, self.graph.insert_block)
+        self.env.refined.update(refined)
+        try:
+            return (emit or self.emit_expr)(e)
+        finally:
+            self.env = saved
 
     def emit_short_circuit(self, cond: Value, is_and: bool, rhs: Callable[[], Value],
                            rng: SourceRange) -> Value:
@@ -305,19 +331,19 @@ class Emitter:
     def expr_IfExp(self, e: ast.IfExp) -> SugaredValue:
         refs = refinements(self, e.test)
         cond = self.emit_condition(e.test)
+        known = self.known_condition(e.test, cond)
+        if isinstance(known, bool):
+            # A condition known at compile time compiles only the live branch, as in PyTorch
+            # (`a if v is None else v + 1` where v is statically None).
+            return SimpleValue(self.emit_refined(e.body if known else e.orelse,
+                                                 refs[0] if known else refs[1]))
         node = self.insert(prim.If, [cond], [], e.range)
         outer = self.graph.insert_block
         values = []
-        saved = self.env
         for branch, refined in zip((e.body, e.orelse), refs):
             block = node.add_block()
             self.graph.set_insert_point(block)
-            self.env = Environment(saved, block)
-            self.env.refined.update(refined)
-            try:
-                v = self.emit_expr(branch)
-            finally:
-                self.env = saved
+            v = self.emit_refined(branch, refined)
             block.register_output(v)
             values.append(v)
         self.graph.set_insert_point(outer)

@@ -236,11 +236,7 @@ class PythonPrinter:
             text = self.literal_of(n)
             if self.is_long_constant(n):
                 with self.w.source(n.source_range):
-                    name = self.name_for(n.output())
-                    if _is_declared_none(n):
-                        self.line(f"{name}: {self.type_str(n.output().type)} = None")
-                    else:
-                        self.line(f"{name} = {text}")
+                    self.line(f"{self.name_for(n.output())} = {text}")
 
     def print_block_body(self, b: Block) -> None:
         for n in b.nodes:
@@ -357,8 +353,6 @@ class PythonPrinter:
 
     def is_long_constant(self, n: Node) -> bool:
         # Long literals and function references are bound to a temporary, as PyTorch does.
-        if _is_declared_none(n):
-            return True
         if isinstance(n.output().type, T.FunctionType):
             text = n.attrs["name"]
         else:
@@ -396,8 +390,7 @@ class PythonPrinter:
                     self.line(f"{self.names[id(o)]}: {self.type_str(o.type)} = {self.expr(init)}")
                 else:
                     self.line(f"{self.names[id(o)]} = {self.expr(init)}")
-        is_while = _constant(max_trip) == INT64_MAX
-        if is_while:
+        if _constant(max_trip) == INT64_MAX:
             cond_name = self.gen_name("_")
             self.line(f"{cond_name} = {self.expr(cond)}")
             self.line(f"while {cond_name}:")
@@ -411,7 +404,7 @@ class PythonPrinter:
             self.line(", ".join(lhs) + " = " + ", ".join(rhs))
             self.level -= 1
             return
-        if _constant(cond) is not True or _constant(body.outputs[0]) is not True:
+        if _is_counted_while(n):
             self.print_counted_while(n)
             return
         trip = self.name_for(body.inputs[0])
@@ -432,19 +425,20 @@ class PythonPrinter:
 
     def print_counted_while(self, n: Node) -> None:
         """A loop with both a trip count and a condition, as PyTorch writes it: a while loop
-        whose trip counter is carried explicitly (so it reads as plain Python)."""
+        whose trip counter is carried explicitly (so it reads as plain Python), printed as
+        PyTorch prints the loop it rewrites it to (the counter carried last, its step after
+        the body, a constant first test folded), which is also what compiling the printed
+        loop gives back (no jitter)."""
         body = n.blocks[0]
         max_trip, cond = n.input(0), n.input(1)
-        limit = self.expr(max_trip)
-        if not limit.isidentifier() and _constant(max_trip) is ...:
-            name = self.gen_name("_")
-            self.line(f"{name} = {limit}")
-            limit = name
+        limit = self.expr(max_trip)       # a name or a constant: never inlined (see scan)
         counter = self.gen_name("_")
         self.names[id(body.inputs[0])] = counter
         self.line(f"{counter} = 0")
         cond_name = self.gen_name("_")
-        first = f"torch.gt({limit}, 0)"
+        trips = _constant(max_trip)
+        first = f"torch.gt({limit}, 0)" if isinstance(trips, bool) or not isinstance(trips, int) \
+            else repr(trips > 0)
         if _constant(cond) is not True:
             first = f"torch.__and__({first}, {self.expr(cond)})"
         self.line(f"{cond_name} = {first}")
@@ -453,16 +447,25 @@ class PythonPrinter:
         self.print_block_body(body)
         nxt = self.gen_name("_")
         self.line(f"{nxt} = torch.add({counter}, 1)")
-        go_on = f"torch.lt({nxt}, {limit})"
+        go_on = self.bound_if_long(f"torch.lt({nxt}, {limit})")
         if _constant(body.outputs[0]) is not True:
-            go_on = f"torch.__and__({go_on}, {self.expr(body.outputs[0])})"
-        lhs, rhs = [cond_name, counter], [go_on, nxt]
+            go_on = self.bound_if_long(f"torch.__and__({go_on}, {self.expr(body.outputs[0])})")
+        lhs, rhs = [cond_name], [go_on]
         for o, v in zip(n.outputs, body.outputs[1:]):
             if self.names[id(o)] != self.expr(v):
                 lhs.append(self.names[id(o)])
                 rhs.append(self.expr(v))
-        self.line(", ".join(lhs) + " = " + ", ".join(rhs))
+        self.line(", ".join(lhs + [counter]) + " = " + ", ".join(rhs + [nxt]))
         self.level -= 1
+
+    def bound_if_long(self, text: str) -> str:
+        """`text`, or a temporary bound to it on a line of its own when it makes a long line
+        (as the inlining of a node's expression does)."""
+        if len(text) + 2 * self.level < LONG_LINE:
+            return text
+        name = self.gen_name("_")
+        self.line(f"{name} = {text}")
+        return name
 
     # --- expressions --------------------------------------------------------------
     def expr(self, v: Value) -> str:
@@ -671,12 +674,6 @@ def _is_union(t: T.Type) -> bool:
     return isinstance(t, (T.OptionalType, T.UnionType))
 
 
-def _is_declared_none(n: Node) -> bool:
-    """`x: Optional[T] = None`: a None constant typed by a declaration, kept as a variable."""
-    return n.kind == prim.Constant and "value" not in n.attrs and \
-        n.output().type != T.NoneType and n.output().has_debug_name()
-
-
 def _prints_nothing(n: Node) -> bool:
     return n.kind == prim.Constant
 
@@ -729,10 +726,19 @@ def _previous_non_constant(n: Node, index: dict[int, int]) -> Optional[Node]:
     return nodes[i] if i >= 0 else None
 
 
-def scan_block(b: Block, inline: set[int]) -> None:
-    """Mark nodes whose single output is printed inside its user (evaluation order kept)."""
+def _is_counted_while(n: Node) -> bool:
+    """A loop with both a trip count and a condition (a for loop left by break or return),
+    which is printed as a while loop with its counter stepped after the body."""
+    return n.kind == prim.Loop and _constant(n.input(0)) != INT64_MAX and \
+        (_constant(n.input(1)) is not True or _constant(n.blocks[0].outputs[0]) is not True)
+
+
+def scan_block(b: Block, inline: set[int], outputs: bool = True) -> None:
+    """Mark nodes whose single output is printed inside its user (evaluation order kept);
+    `outputs=False`: the block's outputs are not (statements are printed after them)."""
     index = {id(n): i for i, n in enumerate(b.nodes)}  # positions, found once per block
-    _scan_node(b.return_node, inline, index)
+    if outputs:
+        _scan_node(b.return_node, inline, index)
     for n in reversed(b.nodes):
         _scan_node(n, inline, index)
 
@@ -740,8 +746,12 @@ def scan_block(b: Block, inline: set[int]) -> None:
 def _scan_node(n: Node, inline: set[int], index: dict[int, int]) -> None:
     if id(n) in inline:
         return
+    counted = _is_counted_while(n)
     for b in n.blocks:
-        scan_block(b, inline)
+        # a counted loop's counter is stepped after its body: the body's outputs are named
+        scan_block(b, inline, outputs=not counted)
+    if counted:
+        return      # its trip count is read twice (first test, and each step's)
     point: Optional[Node] = n
     # Inputs are evaluated left to right, so match them right to left against the nodes
     # emitted just before `n`.

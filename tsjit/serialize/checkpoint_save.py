@@ -37,6 +37,7 @@ from .._tensor import dtypes as D
 from . import pickle_format as P
 from .errors import PicklingError
 from .pickler import pickle_python
+from .tensor_records import REBUILD_PARAMETER
 from .tensor_storages import StorageTable
 from .zip_archive import ArchiveWriter, AtomicOutput, serialization_id
 
@@ -47,7 +48,6 @@ LEGACY_PROTOCOL = 1001
 LEGACY_SYS_INFO = {"protocol_version": LEGACY_PROTOCOL, "little_endian": True,
                    "type_sizes": {"short": 2, "int": 4, "long": 4}}
 
-_REBUILD_PARAMETER = P.Global("torch._utils", "_rebuild_parameter")
 _TORCH_SIZE = P.Global("torch", "Size")
 _REBUILD_SPARSE = P.Global("torch._utils", "_rebuild_sparse_tensor")
 _GET_LAYOUT = P.Global("torch.serialization", "_get_layout")
@@ -153,7 +153,7 @@ class _Converter:
     def tensor(self, v: Tensor, where: str) -> P.Reduce:
         if getattr(type(v), "__tsjit_parameter__", False):
             data = self.storages.tensor(v.detach())
-            return P.Reduce(_REBUILD_PARAMETER, (data, bool(v.requires_grad),
+            return P.Reduce(REBUILD_PARAMETER, (data, bool(v.requires_grad),
                                                  P.Reduce(P.ORDERED_DICT, ())))
         if type(v) is not Tensor:
             raise PicklingError(f"{where}: cannot save a {type(v).__name__} (a Tensor "

@@ -22,6 +22,7 @@ from . import pickle_format as P
 from .checkpoint_storages import Storage, storage_dtype
 from .errors import CheckpointError
 from .rebuild import FILLED, NO_SHELL, Plan, Rebuilder
+from .tensor_records import TENSOR_CALLS, tensor_args
 from .tensor_views import tensor_array
 from .weights_only import qualified_name, refused_global
 
@@ -63,13 +64,10 @@ def stand_in_class(full: str) -> type:
     return cls
 
 
-_REBUILD_TENSOR = "torch._utils._rebuild_tensor"
+# the tensor calls (tensor_records: their arguments' layout), by qualified name
+_TENSOR_CALLS = {g.qualname: c for g, c in TENSOR_CALLS.items()}
 _CALLS: dict[str, str] = {      # qualified name -> the method of CheckpointRebuilder making it
-    _REBUILD_TENSOR: "tensor_v1",
-    _REBUILD_TENSOR + "_v2": "tensor_v2",
-    _REBUILD_TENSOR + "_v3": "tensor_v3",
-    "torch._utils._rebuild_parameter": "parameter",
-    "torch._utils._rebuild_parameter_with_state": "parameter",
+    **{name: "parameter" if c.parameter else "tensor_call" for name, c in _TENSOR_CALLS.items()},
     "torch.nn.parameter.Parameter": "parameter",
     "torch._utils._rebuild_sparse_tensor": "sparse",
     "torch.serialization._get_layout": "layout",
@@ -127,8 +125,11 @@ class CheckpointRebuilder(Rebuilder):
             out = user(*args)
             self.give_state(out, r)
             return out
+        method = _CALLS[full]
+        if method == "tensor_call":
+            return self.tensor_call(full, args)
         try:
-            return getattr(self, _CALLS[full])(*args)
+            return getattr(self, method)(*args)
         except TypeError as exc:     # a wrong number of arguments
             raise self.fail(f"bad arguments for {full} ({exc})") from None
 
@@ -151,16 +152,15 @@ class CheckpointRebuilder(Rebuilder):
             raise self.fail(f"bad state for a {type(obj).__name__}")
         obj.__dict__.update(state)
 
-    def tensor_v1(self, storage: Any, offset: Any, size: Any, stride: Any) -> Tensor:
-        return self.tensor(storage, offset, size, stride, None, False)
-
-    def tensor_v2(self, storage: Any, offset: Any, size: Any, stride: Any,
-                  requires_grad: Any = False, hooks: Any = None, metadata: Any = None) -> Tensor:
-        return self.tensor(storage, offset, size, stride, None, requires_grad)
-
-    def tensor_v3(self, storage: Any, offset: Any, size: Any, stride: Any, requires_grad: Any,
-                  hooks: Any, dtype: Any, metadata: Any = None) -> Tensor:
-        if not isinstance(dtype, Dtype):
+    def tensor_call(self, full: str, args: tuple) -> Tensor:
+        """A `_rebuild_tensor*` call (its arguments' values made already)."""
+        call = _TENSOR_CALLS[full]
+        found = tensor_args(call, args)
+        if found is None:
+            raise self.fail(f"bad arguments for {full} ({len(args)} of them, where it takes "
+                            f"{call.min_args} to {call.max_args})")
+        storage, offset, size, stride, requires_grad, dtype = found
+        if call.dtype is not None and not isinstance(dtype, Dtype):
             raise self.fail("a tensor record without a dtype")
         return self.tensor(storage, offset, size, stride, dtype, requires_grad)
 

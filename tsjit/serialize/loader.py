@@ -27,6 +27,7 @@ from .debug_info import DebugRecord, decode_debug_info
 from .attribute_types import slot_tests, type_problem
 from .errors import ArchiveError, clipped, quoted
 from .extra_files import fill_extra_files
+from .tensor_records import TENSOR_CALLS, storage_ref, tensor_args
 from .tensor_views import tensor_array
 from .rebuild import FILLED, NO_SHELL, Plan, Rebuilder
 from .unpickler import unpickle
@@ -59,10 +60,10 @@ class _Storages:
 
     def make(self, pid: Any, where: str) -> np.ndarray:
         """`get` for a reference not met before: checked, its record mapped."""
-        if type(pid) is not tuple or len(pid) != 5 or pid[0] != "storage" or \
-                type(pid[1]) is not P.Global:
+        ref = storage_ref(pid)
+        if ref is None:
             raise ArchiveError(f"unexpected persistent id {quoted(pid)} in {where}")
-        _, cls, key, location, numel = pid
+        cls, key, location, numel = ref
         dt = _STORAGE_DTYPES.get(cls)
         if dt is None:
             raise ArchiveError(f"unknown storage type {clipped(cls.qualname)} in {where}")
@@ -126,15 +127,20 @@ _STORAGE_DTYPES: dict[P.Global, Any] = {
 _FROMBUFFER = np.frombuffer
 
 
+_TENSOR_V2 = TENSOR_CALLS[P.REBUILD_TENSOR_V2]
+# (what PyTorch writes, read raw: the table's layout without the optional metadata)
+_V2_WRITTEN = _TENSOR_V2.max_args - 1
+
+
 def _rebuild_tensor(storages: _Storages, args: tuple, where: str) -> Tensor:
     """The tensor of a `_rebuild_tensor_v2` record's arguments `args`."""
-    if len(args) == 6:      # (PyTorch's: requires_grad and backward hooks follow)
+    if len(args) == _V2_WRITTEN:
         pid, offset, size, stride, requires_grad, _ = args
     else:
-        if len(args) < 4:
+        found = tensor_args(_TENSOR_V2, args)
+        if found is None:
             raise ArchiveError(f"bad tensor record in {where}")
-        pid, offset, size, stride = args[:4]
-        requires_grad = len(args) > 4 and args[4]
+        pid, offset, size, stride, requires_grad, _ = found
     if type(pid) is not P.PersistentId:
         raise ArchiveError(f"tensor record without a storage in {where}")
     if type(requires_grad) is not bool:     # (PyTorch refuses it at load too)

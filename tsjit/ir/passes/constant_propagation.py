@@ -12,7 +12,7 @@ _PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
 # Side effects or run-time state: never folded.
 _NEVER = EFFECTFUL_OPERATORS | {
     "aten::manual_seed", "aten::rand", "aten::randn", "aten::randint", "aten::is_grad_enabled",
-    "aten::is_autocast_enabled", "aten::__range_length", "aten::__derive_index",
+    "aten::is_autocast_enabled", "aten::__derive_index",
     # PyTorch leaves string formatting to run time: archives keep the call.
     "aten::format"}
 
@@ -29,7 +29,8 @@ def _plain(t: T.Type) -> bool:
 
 def _foldable(n: Node) -> bool:
     s = n.schema
-    if s is None or n.kind in _NEVER or s.is_mutable() or s.name.endswith("_") or n.blocks:
+    in_place = s is not None and s.name.endswith("_") and not s.name.endswith("__")   # add_, not __is__
+    if s is None or n.kind in _NEVER or s.is_mutable() or in_place or n.blocks:
         return False
     if len(n.outputs) != 1 or not _plain(n.output().type):
         return False

@@ -1,12 +1,16 @@
 """Simplify `prim::If` and `prim::Loop` nodes the exit transform and the compiler leave
-behind: constant conditions, outputs that are the same on both paths, uninitialized
-placeholders (a value "never read on this path" may take the other path's value), and
-loop-carried values the body passes through unchanged."""
+behind: constant conditions, loops that never run, outputs that are the same on both
+paths, and loop-carried values the body passes through unchanged.
+
+An output uninitialized on one path keeps its placeholder (it could take the other path's
+value, the path never reading it): PyTorch keeps it, and its archives print it, so
+compiling their code must not simplify it away."""
 from __future__ import annotations
 
 from typing import Any
 
 from ..graph import Block, Graph, Node, Value
+from .. import types as T
 from ..node_kinds import prim
 
 
@@ -31,20 +35,11 @@ def _same_constant(a: Value, b: Value) -> bool:
         and a.type == b.type and not (a.node.attrs.keys() ^ b.node.attrs.keys())
 
 
-def _is_uninit(v: Value) -> bool:
-    return v.node.kind == prim.Uninitialized
-
-
 def _inline_branch(n: Node, branch: Block) -> None:
     """Replace an If by the nodes of its live branch."""
     for m in list(branch.nodes):
         m.move_before(n)
     for out, v in zip(n.outputs, branch.outputs):
-        if out.has_debug_name() and not v.has_debug_name() and v.node.kind != prim.Constant:
-            # The variable the if assigned now names the value it took.
-            name = out.debug_name()
-            out.set_debug_name(None)
-            v.set_debug_name(name)
         out.replace_all_uses_with(v)
     n.destroy()
 
@@ -63,27 +58,37 @@ def _simplify_if(n: Node) -> bool:
         replacement = None
         if tv is fv and not _inside(tv, n):
             replacement = tv
-        elif _is_uninit(tv) and not _inside(fv, n):
-            replacement = fv
-        elif _is_uninit(fv) and not _inside(tv, n):
-            replacement = tv
-        elif _is_uninit(tv) and _is_uninit(fv):
-            replacement = tv if not _inside(tv, n) else None
         elif _same_constant(tv, fv) and not _inside(tv, n):
             replacement = tv
-        if replacement is not None and replacement.type == out.type:
+        if replacement is not None and T.is_subtype(replacement.type, out.type):
+            # (a narrower value, as PyTorch replaces it: one constant `1` of two `1`s
+            # merged as an Optional[int] is an int)
             out.replace_all_uses_with(replacement)
             changed = True
     return changed
 
 
+def _never_runs(n: Node) -> bool:
+    """A loop whose trip count is a constant of at most 0, or whose first test is False."""
+    trips = _constant(n.input(0))
+    return _constant(n.input(1)) is False or \
+        isinstance(trips, int) and not isinstance(trips, bool) and trips <= 0
+
+
 def _simplify_loop(n: Node) -> bool:
     body = n.blocks[0]
+    if _never_runs(n):
+        # As PyTorch's constant propagation does: the carried values keep their first values.
+        for out, init in zip(n.outputs, n.inputs[2:]):
+            out.replace_all_uses_with(init)
+        n.destroy()
+        return True
     changed = False
     for i, out in enumerate(n.outputs):
         inp, res, init = body.inputs[i + 1], body.outputs[i + 1], n.input(i + 2)
-        # The body hands the carried value back unchanged: it is the initial value.
-        if res is inp and init.type == inp.type and (inp.uses or out.uses):
+        # The body hands the carried value back unchanged: it is the initial value (of a
+        # narrower type too, as PyTorch replaces it).
+        if res is inp and T.is_subtype(init.type, inp.type) and (inp.uses or out.uses):
             if any(u.user is not body.return_node for u in inp.uses) or out.uses:
                 inp.replace_all_uses_with(init)
                 body.return_node.replace_input(i + 1, inp)   # keep the pass-through itself
