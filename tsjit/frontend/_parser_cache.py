@@ -30,8 +30,8 @@ def cache_file(grammar_text: str, lark_version: str, options: str = "") -> Optio
     """Path of the cache file for this grammar + lark + Python, or None if caching is off."""
     if os.environ.get("TSJIT_NO_PARSER_CACHE", "") not in ("", "0"):
         return None
-    # Lark checks its own hash inside the file too; keying the name as well lets several
-    # grammar versions / lark versions / Pythons (pickle formats) coexist without thrashing.
+    # keying the name (not only the checked header) lets several grammars, lark releases
+    # and Pythons share the directory without rewriting each other's file
     material = "\0".join([grammar_text, lark_version, sys.version, options])
     key = hashlib.sha256(material.encode("utf-8")).hexdigest()[:24]
     for folder in _candidate_dirs():
