@@ -285,13 +285,6 @@ def inplace_check(self: Tensor, result_dtype: D.dtype) -> None:
     D.check_inplace_cast(result_dtype, self.dtype)
 
 
-def as_int_list(v: Any) -> list[int]:
-    """An int or sequence of ints as a list."""
-    if isinstance(v, (int, np.integer)):
-        return [int(v)]
-    return [int(x) for x in v]
-
-
 def numel(shape: Sequence[int]) -> int:
     """Product of a shape."""
     n = 1

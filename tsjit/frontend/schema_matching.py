@@ -39,11 +39,6 @@ class _NoMatch(Exception):
     pass
 
 
-def _constant_value(v: Value) -> Any:
-    n = v.node
-    return n.attrs.get("value") if n.kind == prim.Constant else _NoMatch
-
-
 def _convert(c: Any, v: Value, arg: Argument, env: dict, allow_conversions: bool,
              rng: Optional[SourceRange]) -> Value:
     """`v` as a value acceptable for `arg`, inserting conversion nodes if allowed."""

@@ -49,10 +49,6 @@ ge_ = op(*_both_("ge"))(inplace(ge))
 
 
 # --- logical ----------------------------------------------------------------------------
-def _truth(x: Tensor) -> np.ndarray:
-    return x._a.astype(bool) if x._a.dtype != np.bool_ else x._a
-
-
 def _logical(name: str, fn: Callable) -> Callable:
     def kernel(self: Tensor, other: Tensor) -> Tensor:
         # truth values are taken after converting both to the promoted dtype
