@@ -92,7 +92,6 @@ def _parses_alike(driver: Any) -> None:
     text = "def f(x: int, y: float = 1.0) -> int:\n    if x > 0:\n        return x + 1\n    return [i for i in range(x)][0]\n"
     with pytest.MonkeyPatch.context() as m:
         m.setattr(P, "_driver", driver)
-        m.setattr(P, "_Token", P._Tok)
         got = P.parse(text)
     assert repr(got) == repr(P.parse(text))
 

@@ -56,26 +56,24 @@ _TERMINAL_NAMES = {"NAME": "name", "NUMBER": "number", "STRING": "string",
 
 
 class _Tok(str):
-    """A token: its text, kind and offsets; what lark's Token holds that the builder reads.
+    """A token: its text (the str itself), kind and offsets; what the builder reads.
 
     lark.Token's constructor takes keywords through a shim and fills line counters; the
-    driver's lexer makes about one of these per 4 characters of source.
+    lexer makes about one of these per 4 characters of source.
     """
 
-    __slots__ = ("type", "value", "start_pos", "end_pos")
+    __slots__ = ("type", "start_pos", "end_pos")
     line = column = end_line = end_column = None   # (lark's loop reads them, if it runs)
+    value = property(str.__str__)   # as lark.Token's; rarely read, so not stored
 
     def __new__(cls, type: str, value: str, start_pos: int = 0, end_pos: int = 0) -> "_Tok":
         tok = str.__new__(cls, value)
-        tok.type, tok.value, tok.start_pos, tok.end_pos = type, value, start_pos, end_pos
+        tok.type, tok.start_pos, tok.end_pos = type, start_pos, end_pos
         return tok
 
 
-_Token: Any = _Tok  # the post-lexer's token class (lark.Token when lark's loop runs)
-
-
 class _SyntaxErr(Exception):
-    """Raised by the post-lexer, with offsets into the text being lexed."""
+    """Raised by the lexer, with offsets into the text being lexed."""
 
     def __init__(self, message: str, start: int, end: int) -> None:
         super().__init__(message)
@@ -83,14 +81,14 @@ class _SyntaxErr(Exception):
 
 
 class _LexState:
-    """Settings and outputs of one run of the post-lexer."""
+    """Settings and outputs of one run of the lexer."""
 
     def __init__(self, text: str, base: int, expr_mode: bool, zero_base: bool) -> None:
         self.text, self.base = text, base  # `text` sits at offset `base` of its Source
         self.expr_mode = expr_mode  # one expression: newlines are insignificant
         self.zero_base = zero_base  # a whole file: the first line must not be indented
         self.type_comments: list[tuple[int, str]] = []  # (Source offset of '#', text)
-        self.last_end = 0  # end offset of the last real token
+        self.last_end = 0  # end offset of the last real token (set when the input ends)
         # id(node) -> (node, start, end) of a parenthesised expression: the node keeps its
         # own range (as in Python's ast) but its parent's range covers the parentheses.
         self.parens: dict[int, tuple[Any, int, int]] = {}
@@ -120,76 +118,121 @@ def _indent_cols(ws: str) -> tuple[int, int]:
     return col, alt
 
 
-class _PostLexer:
-    """PythonIndenter-style post-lexer (cf. lark.indenter) with Python's exact rules.
+_BAD = "_TSJIT_BAD_CHARACTER"   # the lexer's group for a character no terminal takes
+_REJECT = "_TSJIT_REJECTED_NAME"   # the kind a Python-only keyword is retyped to
+# Kinds the lexer does more with than pass on (the rest go straight to the parser).
+_SPECIAL = frozenset(["_NEWLINE", _REJECT, _BAD, *_OPEN, *_CLOSE])
 
-    Emitted _NEWLINE/_DEDENT tokens are zero-width at the end of the previous real token,
-    so they never stretch a range over comments or the next line's indentation.
+
+class _Lexer:
+    """Source text -> the tokens the LALR tables take, with Python's layout rules.
+
+    lark's terminals matched by one regex (the first alternative that matches, in lark's
+    order, as lark's basic lexer), keywords retyped, and then what Python's tokenizer adds
+    (cf. lark.indenter.PythonIndenter): _INDENT/_DEDENT from indentation, newlines inside
+    brackets dropped, unmatched brackets and Python-only keywords rejected at the token,
+    `# type:` comments collected. Emitted _NEWLINE/_DEDENT tokens are zero-width at the end
+    of the previous real token, so they never stretch a range over comments or the next
+    line's indentation. One pass, one generator: this runs for every token scripted.
     """
 
-    always_accept = ("_NEWLINE",)  # (read by lark's contextual lexer, if one is used)
+    def __init__(self, terminals: list[list[str]], flags: int, ignore: Any,
+                 keywords: dict[str, dict[str, str]], space: str = "") -> None:
+        # Each terminal's (empty) group comes after its pattern, so that the regex engine
+        # skips an alternative by its first character (it does so for a literal or a
+        # character set, not for a group's start): a third of the lexing time. The last
+        # alternative takes any one character no terminal matches (an error). Ignored
+        # `space` after a token is taken with it: a match less per space.
+        alternatives = [f"(?:{regexp})(?P<{name}>)" for name, regexp in terminals]
+        alternatives.append(f"[\\s\\S](?P<{_BAD}>)")
+        trail = f"(?:{space})?" if space else ""
+        self.scan = re.compile(f"(?:{'|'.join(alternatives)}){trail}", flags).finditer
+        self.ignore = frozenset(ignore)
+        self.special = _SPECIAL | self.ignore
+        self.keywords = _with_rejected(keywords)
 
-    def __init__(self) -> None:
-        self.state: Optional[_LexState] = None
+    def tokens(self, text: str, st: _LexState) -> Iterator[_Tok]:
+        """The tokens of `text` (`st.text`)."""
+        return self.layout(self.scan(text), st)
 
-    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
-        assert self.state is not None
-        return self._process(stream, self.state)  # the generator keeps its own state
-
-    def _process(self, stream: Iterator[Any], st: _LexState) -> Iterator[Any]:
-        text, brackets = st.text, []
+    def layout(self, matches: Iterator[Any], st: _LexState) -> Iterator[_Tok]:
+        """Tokens from `matches` (re.Match objects, or _LarkMatch over lark's tokens)."""
+        text, ignore, keywords, special = st.text, self.ignore, self.keywords, self.special
+        new, expr_mode = str.__new__, st.expr_mode
+        brackets: list[tuple[str, str, int, int]] = []  # (closer, opener, start, end)
         stack: Optional[list[tuple[int, int]]] = None  # open indentation levels
-        prev = None  # previous real token
+        level_ws = None   # the indentation text that gave the current level
+        last = -1   # end of the previous real token (-1: none yet)
         line_start = True
-        for tok in stream:
-            kind = tok.type
-            if kind == "_NEWLINE":
-                if "#" in tok.value:
-                    self._comments(tok, st)
-                if brackets or st.expr_mode or prev is None:
-                    continue  # implicit continuation, or blank lines before any code
-                yield self._at(prev, "_NEWLINE")
-                line_start = True
-                nl = tok.value.rfind("\n")
-                if nl >= 0 and tok.end_pos < len(text):  # else: end of input, see below
-                    assert stack is not None
-                    yield from self._indent(stack, tok.value[nl + 1:], tok.end_pos, prev)
-                continue
-            if stack is None and not st.expr_mode:
-                first = _indent_cols(text[text.rfind("\n", 0, tok.start_pos) + 1:tok.start_pos])
+        for m in matches:
+            kind = m.lastgroup
+            end = m.end(kind)
+            value = text[m.start():end]
+            if kind in keywords:
+                kind = keywords[kind].get(value, kind)
+            if kind in special:
+                if kind == "_NEWLINE":
+                    if "#" in value:
+                        self._comments(value, end - len(value), st)
+                    if brackets or expr_mode or last < 0:
+                        continue  # implicit continuation, or blank lines before any code
+                    yield _Tok("_NEWLINE", "", last, last)
+                    line_start = True
+                    nl = value.rfind("\n")
+                    if nl >= 0 and end < len(text):  # else: end of input, see below
+                        ws = value[nl + 1:]
+                        if ws != level_ws:   # (the same text: the same level)
+                            assert stack is not None
+                            yield from self._indent(stack, ws, end, last)
+                            level_ws = ws
+                    continue
+                if kind in ignore:
+                    continue
+                if kind == _BAD:
+                    raise _BadCharacter(end - 1)
+                start = end - len(value)
+                if kind == _REJECT:
+                    tok = _Tok("NAME", value, start, end)
+                    raise _SyntaxErr(_keyword_message(tok, text), start, end)
+                if kind in _OPEN:
+                    brackets.append((_OPEN[kind], value, start, end))
+                else:
+                    if not brackets:
+                        raise _SyntaxErr(f"unmatched '{value}'", start, end)
+                    closer, opener, _, _ = brackets.pop()
+                    if closer != value:
+                        raise _SyntaxErr(f"closing parenthesis '{value}' does not match opening "
+                                         f"parenthesis '{opener}'", start, end)
+            if stack is None and not expr_mode:
+                start = end - len(value)
+                first = _indent_cols(text[text.rfind("\n", 0, start) + 1:start])
                 if st.zero_base and first[0]:
-                    raise _SyntaxErr("unexpected indent", tok.start_pos, tok.end_pos)
+                    raise _SyntaxErr("unexpected indent", start, end)
                 stack = [first]  # parse_def/parse_class: the first line sets the base level
-            if kind == "NAME" and (tok.value in _UNSUPPORTED or tok.value == "from"):
-                raise _SyntaxErr(_keyword_message(tok, text), tok.start_pos, tok.end_pos)
-            if kind in _OPEN:
-                brackets.append(tok)
-            elif kind in _CLOSE:
-                if not brackets:
-                    raise _SyntaxErr(f"unmatched '{tok.value}'", tok.start_pos, tok.end_pos)
-                opener = brackets.pop()
-                if _OPEN[opener.type] != tok.value:
-                    raise _SyntaxErr(f"closing parenthesis '{tok.value}' does not match opening "
-                                     f"parenthesis '{opener.value}'", tok.start_pos, tok.end_pos)
+                level_ws = None
+            tok = new(_Tok, value)   # _Tok(kind, value, start, end), one call less
+            tok.type, tok.start_pos, tok.end_pos = kind, end - len(value), end
             yield tok
-            prev, line_start, st.last_end = tok, False, tok.end_pos
+            last, line_start = end, False
+        st.last_end = max(last, 0)
         if brackets:
-            raise _SyntaxErr(f"'{brackets[-1].value}' was never closed",
-                             brackets[-1].start_pos, brackets[-1].end_pos)
-        if prev is not None and stack is not None:  # files may lack the final newline
+            _, opener, start, end = brackets[-1]
+            raise _SyntaxErr(f"'{opener}' was never closed", start, end)
+        if last >= 0 and stack is not None:  # files may lack the final newline
             if not line_start:
-                yield self._at(prev, "_NEWLINE")
+                yield _Tok("_NEWLINE", "", last, last)
             for _ in stack[1:]:
-                yield self._at(prev, "_DEDENT")
+                yield _Tok("_DEDENT", "", last, last)
 
     @staticmethod
-    def _comments(tok: Any, st: _LexState) -> None:
-        for m in _TYPE_COMMENT.finditer(tok.value):
+    def _comments(value: str, start: int, st: _LexState) -> None:
+        for m in _TYPE_COMMENT.finditer(value):
             text = m.group(1).strip()
             if text and not re.match(r"ignore\b", text):
-                st.type_comments.append((st.base + tok.start_pos + m.start(), text))
+                st.type_comments.append((st.base + start + m.start(), text))
 
-    def _indent(self, stack: list, ws: str, pos: int, prev: Any) -> Iterator[Any]:
+    @staticmethod
+    def _indent(stack: list, ws: str, pos: int, last: int) -> Iterator[_Tok]:
         col, alt = _indent_cols(ws)
         if col > stack[-1][0]:
             if alt <= stack[-1][1]:
@@ -197,19 +240,52 @@ class _PostLexer:
             stack.append((col, alt))
             # Never the first or last token of a rule, so an _INDENT may sit where the
             # indented line starts: an "unexpected indent" error then points there.
-            yield _Token("_INDENT", ws, start_pos=pos, end_pos=pos)
+            yield _Tok("_INDENT", ws, pos, pos)
             return
         while col < stack[-1][0] and len(stack) > 1:  # never below the base level
             stack.pop()
-            yield self._at(prev, "_DEDENT")
+            yield _Tok("_DEDENT", "", last, last)
         if col != stack[-1][0]:
             raise _SyntaxErr("unindent does not match any outer indentation level", pos, pos)
         if alt != stack[-1][1]:
             raise _SyntaxErr("inconsistent use of tabs and spaces in indentation", pos, pos)
 
-    @staticmethod
-    def _at(prev: Any, kind: str) -> Any:
-        return _Token(kind, "", start_pos=prev.end_pos, end_pos=prev.end_pos)
+
+def _with_rejected(keywords: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The keyword retyping, with Python-only keywords retyped to _REJECT."""
+    names = dict(keywords.get("NAME", {}))
+    names.update({kw: _REJECT for kw in [*_UNSUPPORTED, "from"]})
+    return {**keywords, "NAME": names}
+
+
+class _LarkMatch:
+    """One of lark's tokens, as the re.Match `_Lexer.layout` reads."""
+
+    __slots__ = ("lastgroup", "tok")
+
+    def __init__(self, tok: Any) -> None:
+        self.lastgroup, self.tok = tok.type, tok
+
+    def start(self) -> int:
+        return self.tok.start_pos
+
+    def end(self, _kind: str) -> int:
+        return self.tok.end_pos
+
+
+class _LarkPostLexer:
+    """lark's `postlex` when lark's own loop runs (LarkLoop): lark's basic lexer has
+    matched and retyped the terminals; `_Lexer.layout` does the rest."""
+
+    always_accept = ("_NEWLINE",)  # (read by lark's contextual lexer, if one is used)
+
+    def __init__(self) -> None:
+        self.state: Optional[_LexState] = None
+        self.lexer = _Lexer([], 0, (), {})
+
+    def process(self, stream: Iterator[Any]) -> Iterator[_Tok]:
+        assert self.state is not None
+        return self.lexer.layout(map(_LarkMatch, stream), self.state)
 
 
 # No propagate_positions: it doubled the parse time; ranges come from the children
@@ -217,7 +293,7 @@ class _PostLexer:
 # it reduces: no parse tree, no recursion. The basic lexer: the grammar needs no context.
 _OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True,
                 start=["file_input", "eval_input"])
-_TABLES_FORMAT = 2  # of the cached driver tables (_driver_tables); part of the cache key
+_TABLES_FORMAT = 3  # of the cached driver tables (_driver_tables); part of the cache key
 
 
 def _grammar() -> str:
@@ -234,7 +310,7 @@ def _get_lark() -> Any:
             if _lark is None:
                 import lark  # deferred: ~30 ms, and only building the tables needs it
 
-                parser = lark.Lark(_grammar(), postlex=_postlexer, transformer=_builder,
+                parser = lark.Lark(_grammar(), postlex=_lark_postlexer, transformer=_builder,
                                    **_OPTIONS)
                 _check_builder(parser)
                 _lark = parser
@@ -244,7 +320,7 @@ def _get_lark() -> Any:
 def _get_driver() -> Any:
     """The parse loop, built on first use: a _Driver over lark's tables (read from the
     cache, so that lark is not even imported, when they are there), or lark's own loop."""
-    global _driver, _Token
+    global _driver
     if _driver is None:
         with _lock:
             if _driver is None:
@@ -253,15 +329,8 @@ def _get_driver() -> Any:
                     import lark
 
                     driver = _make_driver(_get_lark(), lark.__version__)
-                _Token = _Tok if isinstance(driver, _Driver) else _lark_token()
                 _driver = driver
     return _driver
-
-
-def _lark_token() -> Any:
-    import lark
-
-    return lark.Token
 
 
 def _cache_path(version: str) -> Optional[str]:
@@ -323,28 +392,23 @@ class LarkLoop:
 
     def __init__(self, parser: Any) -> None:
         self.parser = parser
-        self.text = ""
         self.terminals = _display_names(parser)
 
-    def tokens(self, text: str) -> Iterator[Any]:
-        self.text = text
-        return iter(())
-
-    def parse(self, tokens: Iterator[Any], start: str) -> Any:
+    def run(self, text: str, st: _LexState, start: str) -> Any:
         """lark's parse, its errors given as the driver's."""
         import lark.exceptions as E
 
+        saved, _lark_postlexer.state = _lark_postlexer.state, st
         try:
-            return self.parser.parse(self.text, start=start)
+            return self.parser.parse(text, start=start)
         except E.UnexpectedCharacters as e:
             raise _BadCharacter(e.pos_in_stream) from None
         except E.UnexpectedToken as e:
             raise _UnexpectedToken(e.token, _expected(e)) from None
         except E.UnexpectedEOF:
             raise _UnexpectedEOF() from None
-
-
-_BAD = "_TSJIT_BAD_CHARACTER"   # the lexer's group for a character no terminal takes
+        finally:
+            _lark_postlexer.state = saved
 
 
 class _BadCharacter(Exception):
@@ -382,29 +446,25 @@ class _Driver:
 
     def __init__(self, tables: dict) -> None:
         # One alternation in lark's order: trying the groups in turn is the same choice.
-        # The last group takes any one character no terminal matches (an error).
-        self.scan = re.compile("|".join(tables["patterns"] + [f"(?P<{_BAD}>[\\s\\S])"]),
-                               tables["flags"]).finditer
-        self.ignore = frozenset(tables["ignore"])
-        self.keywords: dict[str, dict[str, str]] = tables["keywords"]  # NAME -> {"if": "IF"}
+        self.lexer = _Lexer(tables["terminals_re"], tables["flags"], tables["ignore"],
+                            tables["keywords"], tables["space"])   # keywords: NAME -> {"if": "IF"}
         self.terminals: dict[str, str] = tables["terminals"]
         if tables["token_callbacks"]:
             raise NotImplementedError("callbacks on terminals")
         _check_builder_names(tables["builders"])
         # A `?rule` of one symbol passes its child on (callback None: see _chain).
         reduces = [(size, None if size == 1 and spec[1] and spec[2] is None
-                    else _reduce_callback(*spec), origin)
+                    else _reduce_callback(size, *spec), origin)
                    for size, origin, *spec in tables["reduces"]]
         # Each row is flat: terminal index, then the target state (a shift, >= 0) or
         # -1 - the reduce's index.
+        # Here an action is the target state (an int: a shift, or a goto on a rule's
+        # name) or a reduce's (size, callback, rule name).
         terms = tables["terms"]
-        shifts: dict[int, tuple[bool, int]] = {}
-        actions = [(False, r) for r in reduces]
-        self.states: dict[int, dict[str, tuple[bool, Any]]] = {}
+        self.states: dict[int, dict[str, Any]] = {}
         for state, row in tables["states"]:
-            self.states[state] = {
-                terms[t]: actions[-1 - a] if a < 0 else shifts.setdefault(a, (True, a))
-                for t, a in zip(row[::2], row[1::2])}
+            self.states[state] = {terms[t]: reduces[-1 - a] if a < 0 else a
+                                  for t, a in zip(row[::2], row[1::2])}
         self.start_states: dict[str, int] = tables["start_states"]
         self.end_states: dict[str, int] = tables["end_states"]
         self.chains: dict[tuple[int, int, str], int] = {}  # see _chain
@@ -420,52 +480,40 @@ class _Driver:
         states = self.states
         while True:
             action = states[top].get(lookahead)
-            if action is None or action[0] or action[1][1] is not None:
+            if action is None or type(action) is int or action[1] is not None:
                 return top
-            top = states[below][action[1][2]][1]
+            top = states[below][action[2]]
 
-    def tokens(self, text: str) -> Iterator[Any]:
-        """lark's basic lexer: the first terminal (in lark's order) that matches."""
-        ignore, keywords = self.ignore, self.keywords
-        new = str.__new__
-        for m in self.scan(text):
-            kind = m.lastgroup
-            if kind in ignore:
-                continue
-            start, pos = m.span()
-            if kind == _BAD:
-                raise _BadCharacter(start)
-            value = m.group()
-            if kind in keywords:
-                kind = keywords[kind].get(value, kind)
-            tok = new(_Tok, value)   # _Tok(kind, value, start, pos), one call less
-            tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, start, pos
-            yield tok
+    def run(self, text: str, st: _LexState, start: str) -> Any:
+        """Parse `text` (`st.text`) from the `start` symbol."""
+        return self.parse(self.lexer.tokens(text, st), start)
 
     def parse(self, tokens: Iterator[Any], start: str) -> Any:
         """Run the LALR automaton over `tokens` from the `start` symbol."""
         states, chains = self.states, self.chains
         end_state = self.end_states[start]
         state_stack, value_stack = [self.start_states[start]], []
-        last = None
+        row = states[state_stack[-1]]
+        tok = None
         for tok in tokens:
-            last = tok
+            kind = tok.type
             while True:
-                row = states[state_stack[-1]]
-                action = row.get(tok.type)
+                action = row.get(kind)
+                if type(action) is int:   # a shift
+                    state_stack.append(action)
+                    value_stack.append(tok)   # (no callbacks on terminals: see __init__)
+                    row = states[action]
+                    break
                 if action is None:
                     raise _UnexpectedToken(tok, {t for t in row if t.isupper()})
-                if action[0]:
-                    state_stack.append(action[1])
-                    value_stack.append(tok)   # (no callbacks on terminals: see __init__)
-                    break
-                size, callback, origin = action[1]
+                size, callback, origin = action
                 if callback is None:  # the value stays; only the state changes
-                    key = (state_stack[-2], state_stack[-1], tok.type)
+                    key = (state_stack[-2], state_stack[-1], kind)
                     top = chains.get(key)
                     if top is None:
                         top = chains[key] = self._chain(*key)
                     state_stack[-1] = top
+                    row = states[top]
                     continue
                 if size:
                     children = value_stack[-size:]
@@ -473,15 +521,16 @@ class _Driver:
                 else:
                     children = []
                 value_stack.append(callback(children))
-                state_stack.append(states[state_stack[-1]][origin][1])
-        tok = _Token("$END", "", start_pos=last.start_pos if last else 0,
-                     end_pos=last.end_pos if last else 0)
+                top = states[state_stack[-1]][origin]
+                state_stack.append(top)
+                row = states[top]
+        tok = _Tok("$END", "", tok.start_pos if tok else 0, tok.end_pos if tok else 0)
         while True:
             row = states[state_stack[-1]]
             action = row.get("$END")
-            if action is None or action[0]:
+            if action is None or type(action) is int:
                 raise _UnexpectedToken(tok, {t for t in row if t.isupper()})
-            size, callback, origin = action[1]
+            size, callback, origin = action
             if callback is None:
                 state_stack.pop()
             else:
@@ -489,7 +538,7 @@ class _Driver:
                 if size:
                     del state_stack[-size:], value_stack[-size:]
                 value_stack.append(callback(children))
-            state_stack.append(states[state_stack[-1]][origin][1])
+            state_stack.append(states[state_stack[-1]][origin])
             if state_stack[-1] == end_state:
                 return value_stack[-1]
 
@@ -533,7 +582,11 @@ def _driver_tables(parser: Any) -> dict:
                                           ChildFilterLALR_NoPlaceholders, ExpandSingleChild))
             row.append(-1 - index[id(arg)])
         states.append([state, row])
-    return {"patterns": [m.pattern for m in scanner._mres],
+    terminals = [[t.name, t.pattern.to_regexp()] for t in scanner.terminals]
+    # The ignored pattern that horizontal space matches, taken with the token before it.
+    space = [p for name, p in terminals if name in lexer.ignore_types
+             and re.fullmatch(p, " \t\f")]
+    return {"terminals_re": terminals, "space": space[0] if space else "",
             "flags": lexer.g_regex_flags, "ignore": sorted(lexer.ignore_types),
             "keywords": keywords, "terminals": _display_names(parser),
             "token_callbacks": sorted(k for k in callbacks if isinstance(k, str)),
@@ -574,9 +627,10 @@ class _Inline:
         self.children = children
 
 
-def _reduce_callback(name: str, expand1: bool, steps: Optional[list], trailing: int) -> Any:
-    """What a reduce of a rule calls on its children: None when the rule only passes its
-    one child on (a `?rule` of one symbol), else lark's filter and builder for it."""
+def _reduce_callback(size: int, name: str, expand1: bool, steps: Optional[list],
+                     trailing: int) -> Any:
+    """What a reduce of a rule (of `size` symbols) calls on its children, lark's filter
+    and builder for it."""
     build = getattr(_builder, name) if not name.startswith("_") else _Inline
     if expand1:
         inner = build
@@ -589,6 +643,8 @@ def _reduce_callback(name: str, expand1: bool, steps: Optional[list], trailing: 
             return _expanding_filter(steps, trailing, build)
         picks += [None] * nones + [i]
     picks += [None] * trailing
+    if picks == list(range(size)):
+        return build   # keeps every child (the list is the reduce's own copy)
     if not picks:
         return lambda ch: build([])
     if None in picks:
@@ -682,9 +738,8 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
 
     with _lock:  # f-string fields re-enter from inside the builder: an RLock
         saved = _builder.enter(src, base, len(text), st)
-        _postlexer.state = st
         try:
-            tree = driver.parse(_postlexer.process(driver.tokens(text)), start)
+            tree = driver.run(text, st, start)
             if st.edge_ints:   # 2**63 not negated
                 raise ParseError(INT_RANGE, next(iter(st.edge_ints.values())).range)
             return tree
@@ -700,7 +755,7 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
         except _UnexpectedToken as e:
             tok, expected = e.token, e.expected
             if tok.type == "$END":
-                tok = _Token("$END", "", start_pos=st.last_end, end_pos=st.last_end)
+                tok = _Tok("$END", "", st.last_end, st.last_end)
             if expected == {"_INDENT"}:
                 msg = "expected an indented block"
             elif tok.type == "_INDENT":
@@ -719,7 +774,6 @@ def _parse(text: str, start: str, src: Source, base: int = 0, expr_mode: bool = 
             raise ParseError(f"invalid syntax ({type(e).__name__}: {e})",
                              at(st.last_end, st.last_end)) from e
         finally:
-            _postlexer.state = None
             _builder.leave(saved)
 
 
@@ -792,12 +846,6 @@ def _items(ch: list) -> list:
 # Rules whose node is a plain function of (range, children). Children are AST nodes,
 # kept tokens (str subclasses, hence the str() calls), lists and None placeholders.
 _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
-    "eval_input": lambda r, ch: ch[0],
-    "decorator": lambda r, ch: ch[0],
-    "comp_if": lambda r, ch: ch[1],
-    "elifs": lambda r, ch: ch,
-    "simple_stmt": lambda r, ch: _items(ch),
-    "suite": lambda r, ch: _flatten(ch),
     "pass_stmt": lambda r, ch: A.Pass(r),
     "break_stmt": lambda r, ch: A.Break(r),
     "continue_stmt": lambda r, ch: A.Continue(r),
@@ -825,16 +873,23 @@ _SIMPLE: dict[str, Callable[[SourceRange, list], Any]] = {
     "list_lit": lambda r, ch: A.ListLit(r, tuple(ch[1] or ())),
     "dict_lit": lambda r, ch: A.DictLit(r, tuple(k for k, _ in ch[1] or ()),
                                         tuple(v for _, v in ch[1] or ())),
-    "dict_pair": lambda r, ch: (ch[0], ch[1]),
     "dict_comp": lambda r, ch: A.DictComp(r, ch[1], ch[2], tuple(ch[3:-1])),
     "ellipsis": lambda r, ch: A.Constant(r, ...),
     "const_none": lambda r, ch: A.Constant(r, None),
     "const_true": lambda r, ch: A.Constant(r, True),
     "const_false": lambda r, ch: A.Constant(r, False),
-    "name": lambda r, ch: A.Name(r, str(ch[0])),
-    **{rule: lambda r, ch: _items(ch) for rule in (
-        "parameters", "bases", "arguments", "tuple_items", "list_items", "del_targets",
-        "dict_items")},
+}
+# Rules whose result is a plain function of the children (no node, so no range).
+_CHILDREN: dict[str, Callable[[list], Any]] = {
+    "eval_input": lambda ch: ch[0],
+    "decorator": lambda ch: ch[0],
+    "comp_if": lambda ch: ch[1],
+    "elifs": lambda ch: ch,
+    "suite": lambda ch: _flatten(ch),
+    "dict_pair": lambda ch: (ch[0], ch[1]),
+    **{rule: lambda ch: _items(ch) for rule in (
+        "simple_stmt", "parameters", "bases", "arguments", "tuple_items", "list_items",
+        "del_targets", "dict_items")},
 }
 _ASSIGNABLE = (A.Name, A.Attribute, A.Subscript)
 _KIND = {A.Call: "function call", A.Constant: "literal", A.JoinedStr: "f-string expression",
@@ -858,6 +913,8 @@ class _Builder:
         self.st: Any = None
         for rule, make in _SIMPLE.items():
             setattr(self, rule, functools.partial(self._simple, make))
+        for rule, make in _CHILDREN.items():
+            setattr(self, rule, make)
 
     def _simple(self, make: Callable[[SourceRange, list], Any], ch: list) -> Any:
         return make(self.rng(ch), ch)
@@ -886,19 +943,22 @@ class _Builder:
                     return pos
         return None
 
+    def _outer(self, items: Any, end: bool) -> Optional[int]:
+        """_edge of the first of `items` that has one, with its usual cases (a token, a
+        node not in parentheses) inline: this runs twice for nearly every node built."""
+        for y in items:
+            if y is not None:
+                if type(y) is _Tok:
+                    return self.base + (y.end_pos if end else y.start_pos)
+                if isinstance(y, A.Node) and id(y) not in self.st.parens:
+                    return y.range.end if end else y.range.start
+                pos = self._edge(y, end)
+                if pos is not None:
+                    return pos
+        return None
+
     def rng(self, ch: list) -> SourceRange:
-        # _edge(ch, ...) unrolled one level: this runs for nearly every node built.
-        edge, start, end = self._edge, None, None
-        for y in ch:
-            if y is not None:
-                start = edge(y, False)
-                if start is not None:
-                    break
-        for y in reversed(ch):
-            if y is not None:
-                end = edge(y, True)
-                if end is not None:
-                    break
+        start, end = self._outer(ch, False), self._outer(reversed(ch), True)
         if start is None:  # nothing to measure (cannot happen with this grammar)
             start = end = self.base + self.st.last_end
         return SourceRange(self.src, start, end)
@@ -1057,9 +1117,15 @@ class _Builder:
                              self.rng(ch))
         return A.Keyword(self.rng(ch), ch[0].id, ch[1])
 
+    def name(self, ch: list) -> A.Name:
+        # (one token: its range directly; a name is about one node in three)
+        tok, base = ch[0], self.base
+        return A.Name(SourceRange(self.src, base + tok.start_pos, base + tok.end_pos), str(tok))
+
     def number(self, ch: list) -> A.Constant:
-        r = self.rng(ch)
-        node = A.Constant(r, _number(str(ch[0]), r))
+        tok, base = ch[0], self.base
+        r = SourceRange(self.src, base + tok.start_pos, base + tok.end_pos)
+        node = A.Constant(r, _number(str(tok), r))
         if node.value == _INT64_EDGE and type(node.value) is int:
             self.st.edge_ints[id(node)] = node
         return node
@@ -1118,7 +1184,7 @@ class _Builder:
         return _parse(text, "eval_input", self.src, offset, expr_mode=True)
 
 
-_postlexer = _PostLexer()
+_lark_postlexer = _LarkPostLexer()
 _builder = _Builder()
 
 
