@@ -2,6 +2,7 @@
 and the passes that then pay for themselves run to a fixed point."""
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from ..ir import Function, Graph
@@ -21,6 +22,6 @@ def optimized_graph(fn: Function, inline_limit: int = inlining.SMALL_FUNCTION_NO
         return inlining.run(g, lambda callee: inlining.is_small(callee, inline_limit))
 
     run_pipeline(g, [inline_small_calls], verify)
-    run_to_fixed_point(g, [peephole.run, lambda g: constant_propagation.run(g, registry.kernel_for)]
-                       + CLEANUP, verify)
+    fold = functools.partial(constant_propagation.run, kernel_for=registry.kernel_for)
+    run_to_fixed_point(g, [peephole.run, fold] + CLEANUP, verify)
     return g

@@ -9,6 +9,7 @@ first assignment, which keeps printed code stable across save/load.
 from __future__ import annotations
 
 import enum
+import functools
 from typing import Any, Optional
 
 from ..ir import CompilationUnit, Function, Graph, Node, Value
@@ -80,7 +81,8 @@ class FunctionCompiler(Emitter):
         self.drop_widenings()
         run_pipeline(self.graph, [exit_transform.run])
         # To a fixed point, so compiling printed code cannot simplify any further (no jitter).
-        run_to_fixed_point(self.graph, [lambda g: constant_propagation.run(g, registry.kernel_for)]
+        run_to_fixed_point(self.graph, [functools.partial(constant_propagation.run,
+                                                          kernel_for=registry.kernel_for)]
                            + CLEANUP)
         ret = Argument("", self.declared_return or self.graph.outputs[0].type)
         self.fn.schema = FunctionSchema(self.fn.name, "", tuple(args), (ret,))

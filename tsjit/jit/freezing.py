@@ -13,6 +13,7 @@ into the convolution's constants, as PyTorch's frozen-graph optimization does.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -82,7 +83,7 @@ def _frozen_graph(obj: Object, fn: Function, preserved: list[str],
     g = copy_graph(fn.graph)
     run_pipeline(g, [lambda g: inlining.run(g, lambda callee: True)])
     folds = [lambda g: _fold_attributes(g, obj, preserved), _fold_none_tests,
-             lambda g: constant_propagation.run(g, registry.kernel_for)]
+             functools.partial(constant_propagation.run, kernel_for=registry.kernel_for)]
     if optimize_numerics:
         folds.append(_fold_conv_batch_norm)
     run_to_fixed_point(g, folds + CLEANUP)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..graph import Graph, Node
 from ..node_kinds import prim
+from .pipeline import rerun_after
 
 
 def _key(n: Node) -> Any:
@@ -28,6 +29,9 @@ def _exact(v: Any) -> Any:
     return (type(v), struct.pack("<d", v)) if isinstance(v, float) else (type(v), repr(v))
 
 
+# New constants (folding, peephole) or nodes moved out of a branch; one run hoists and
+# merges all of them.
+@rerun_after("constant_propagation", "peephole", "simplify_control_flow")
 def run(graph: Graph) -> bool:
     """Hoist every prim::Constant to the start of the graph and merge equal ones."""
     seen: dict[Any, Node] = {}

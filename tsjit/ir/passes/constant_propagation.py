@@ -7,6 +7,7 @@ from typing import Any, Callable, Optional
 from ..graph import Graph, Node
 from .. import types as T
 from ..node_kinds import EFFECTFUL_OPERATORS, prim
+from .pipeline import rerun_after
 
 _PLAIN = (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType)
 # Side effects or run-time state: never folded.
@@ -40,6 +41,9 @@ def _foldable(n: Node) -> bool:
     return True
 
 
+# New constant inputs come from a simplified `if`/loop (its outputs replaced) or a
+# peephole rewrite; folding a chain happens in one walk (uses come after definitions).
+@rerun_after("simplify_control_flow", "peephole")
 def run(graph: Graph, kernel_for: Optional[Callable[[Node], Any]] = None) -> bool:
     """Fold what can be folded; `kernel_for(node)` gives a node's kernel."""
     if kernel_for is None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..graph import Block, Graph, Node, Value
 from ..node_kinds import EFFECTFUL_OPERATORS, node_kind, prim
+from .pipeline import rerun_after
 
 
 def has_side_effects(n: Node) -> bool:
@@ -82,6 +83,9 @@ def _sweep(b: Block) -> tuple[bool, bool]:
     return changed, effects
 
 
+# Uses dropped by replacing values (folding, peephole, simplified branches); pooling only
+# moves uses between equal constants, and one run removes all it can.
+@rerun_after("constant_propagation", "simplify_control_flow", "peephole")
 def run(graph: Graph) -> bool:
     """Remove dead nodes; returns whether anything was removed."""
     changed = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..graph import Graph, Node, Value
 from .. import types as T
 from ..node_kinds import prim
+from .pipeline import rerun_after
 
 
 def _can_be_none(t: T.Type) -> bool:
@@ -68,6 +69,8 @@ def _replacements(n: Node) -> list[Value] | None:
     return None
 
 
+# Inputs replaced by narrower or constant values (folding, simplified branches).
+@rerun_after("constant_propagation", "simplify_control_flow")
 def run(graph: Graph) -> bool:
     """Apply every rewrite that matches; the nodes left without uses are for dead-code removal."""
     changed = False

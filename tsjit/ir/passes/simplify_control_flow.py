@@ -12,6 +12,7 @@ from typing import Any
 from ..graph import Block, Graph, Node, Value
 from .. import types as T
 from ..node_kinds import prim
+from .pipeline import rerun_after
 
 
 def _constant(v: Value) -> Any:
@@ -111,6 +112,9 @@ def _walk(b: Block) -> bool:
     return changed
 
 
+# A condition or trip count made constant (folding, peephole), or two branch results
+# merged into one constant (pooling).
+@rerun_after("constant_propagation", "constant_pooling", "peephole")
 def run(graph: Graph) -> bool:
     """Simplify until nothing changes; returns whether anything did."""
     changed = False
