@@ -152,3 +152,29 @@ def g(x: int) -> int:
         w = 0
     return w + z
 """
+
+
+def test_one_dead_code_run_leaves_nothing_for_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dead_code declares that its own changes give it no work: one sweep also drops the
+    loop-carried values that only pass through once the body's dead nodes are gone."""
+    import tsjit
+    from tsjit.frontend import compiler
+    from tsjit.ir.passes import dead_code
+
+    monkeypatch.setattr(compiler, "run_to_fixed_point", lambda g, passes: False)
+    src = """
+def f(x: int, n: int) -> int:
+    b = x
+    c = x
+    for i in range(n):
+        u = b * 2
+        v = c + u
+        b = b
+        c = c
+    return x
+"""
+    g = tsjit.jit.CompilationUnit(src, {}).f.graph
+    assert "prim::Loop" in str(g)
+    assert dead_code.run(g)
+    assert str(g).count("prim::Loop") == 0 or "block0(%i : int)" in str(g)
+    assert not dead_code.run(g)

@@ -66,6 +66,12 @@ def _sweep(b: Block) -> tuple[bool, bool]:
             inner_changed, inner_has = _sweep(inner)
             changed |= inner_changed
             inner_effects |= inner_has
+        # What a loop's body no longer reads may now only pass through it: dropped, it
+        # leaves more of the body dead. (Everything else a removal frees is met later in
+        # this sweep: a node's inputs are defined before it, so after it in reverse.)
+        while n.kind == prim.Loop and inner_changed and _drop_unused_outputs(n):
+            changed = True
+            inner_changed, inner_effects = _sweep(n.blocks[0])
         # has_side_effects(n) for an if/loop is whether a node left in its blocks has
         # some: the sweep of those blocks just found that out, so it is not walked again.
         effect = inner_effects if n.blocks else has_side_effects(n)
@@ -87,8 +93,5 @@ def _sweep(b: Block) -> tuple[bool, bool]:
 # moves uses between equal constants, and one run removes all it can.
 @rerun_after("constant_propagation", "simplify_control_flow", "peephole")
 def run(graph: Graph) -> bool:
-    """Remove dead nodes; returns whether anything was removed."""
-    changed = False
-    while _sweep(graph.block)[0]:
-        changed = True
-    return changed
+    """Remove dead nodes (in one sweep); returns whether anything was removed."""
+    return _sweep(graph.block)[0]
