@@ -301,3 +301,12 @@ def test_comments_and_form_feeds() -> None:
     d = parse(text).body[0]
     assert d.type_comment is None and d.body[0].type_comment == "int"
     assert dump(parse("x = 1  # type: int").body) == "[Assign([Name('x')], Constant(1), 'int')]"
+
+
+def test_the_first_syntax_error_is_reported_with_its_line_column_and_caret() -> None:
+    text = "def f(x: int) -> int:\n    y = x\n    z = (y +)\n    w = ]\n    return z\n"
+    with pytest.raises(ParseError) as info:
+        parse(text, "prog.py")
+    shown = str(info.value).splitlines()
+    assert shown[0].startswith("invalid syntax: unexpected ')'")
+    assert shown[1:] == ["prog.py:3:13", "    z = (y +)", "            ^"]
