@@ -2,11 +2,11 @@
 
 The only module that imports lark, and lazily: `import tsjit` stays cheap and the LALR
 tables are built (or loaded from the cache, see _parser_cache.py) on first use.
-Pipeline: lark's (basic) lexer -> `_PostLexer` (indentation, brackets, keywords that
+Pipeline: `_Lexer` (lark's terminals, then indentation, brackets, keywords that
 TorchScript lacks, `# type:` comments) -> LALR parser, which calls `_Builder`'s method
-for each rule as it reduces -> AST. Lexer and parser are `_Driver`, a leaner loop over
-lark's own terminals and tables, on the lark releases it is tested on (see
-DRIVER_LARK_VERSIONS), else lark's (`LarkLoop`). No parse tree is built and nothing
+for each rule as it reduces -> AST. The parser is `_Driver`, a leaner loop over lark's
+own tables, on the lark releases it is tested on (see DRIVER_LARK_VERSIONS), else lark's
+(`LarkLoop`, with lark's lexer and `_LarkPostLexer`). No parse tree is built and nothing
 recurses, so deep nesting is fine. Every failure, lark's or ours, is a
 `ParseError(message, range)`. `expand` parses the spans of an archive's outline
 (code_outline.py).
@@ -32,7 +32,7 @@ from .nesting import check_nesting
 __all__ = ["parse", "parse_def", "parse_class", "parse_expr", "expand"]
 
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "grammar.lark")
-_lock = threading.RLock()  # lark's parser, our post-lexer and builder hold per-parse state
+_lock = threading.RLock()  # lark's parser, our lark post-lexer and builder hold per-parse state
 _lark: Any = None  # the lark.Lark instance, built on first use
 _driver: Any = None  # the _Driver running lark's tables (or a LarkLoop), built with _lark
 # The lark releases _Driver is tested on, [first, last): it reads their private tables
@@ -41,7 +41,7 @@ _driver: Any = None  # the _Driver running lark's tables (or a LarkLoop), built 
 DRIVER_LARK_VERSIONS = ((1, 1, 9), (1, 4))
 
 # Python keywords with no TorchScript meaning. They lex as NAME (the grammar never uses
-# them), so the post-lexer rejects them at the keyword itself with a clear message.
+# them), so the lexer rejects them at the keyword itself with a clear message.
 _UNSUPPORTED = {kw: what + " not supported in TorchScript" for kw, what in [
     ("lambda", "lambda expressions are"), ("import", "import statements are"),
     ("global", "'global' is"), ("nonlocal", "'nonlocal' is"), ("async", "'async' is"),
@@ -796,7 +796,7 @@ def _parse_single(text: str, filename: str, starting_line: int, kind: type, what
 
 
 def _parse_single_in(src: Source, start: int, end: int, kind: type, what: str) -> Any:
-    # No dedent: the post-lexer takes the first line's indentation as the base level, so
+    # No dedent: the lexer takes the first line's indentation as the base level, so
     # ranges (and triple-quoted strings) keep pointing into the original text.
     body = _checked(_parse(src.text[start:end], "file_input", src, base=start, zero_base=False)).body
     if len(body) != 1 or not isinstance(body[0], kind):
