@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast as _pyast
 import bisect
 import dataclasses
-import functools
 import operator
 import os
 import re
@@ -912,12 +911,13 @@ class _Builder:
         self.base = self.length = 0
         self.st: Any = None
         for rule, make in _SIMPLE.items():
-            setattr(self, rule, functools.partial(self._simple, make))
+            setattr(self, rule, self._simple(make))
         for rule, make in _CHILDREN.items():
             setattr(self, rule, make)
 
-    def _simple(self, make: Callable[[SourceRange, list], Any], ch: list) -> Any:
-        return make(self.rng(ch), ch)
+    def _simple(self, make: Callable[[SourceRange, list], Any]) -> Callable[[list], Any]:
+        rng = self.rng
+        return lambda ch: make(rng(ch), ch)   # (one call: a partial of a method is three)
 
     def enter(self, src: Source, base: int, length: int, st: _LexState) -> tuple:
         saved = (self.src, self.base, self.length, self.st)
