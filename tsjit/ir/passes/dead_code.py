@@ -55,23 +55,27 @@ def _constant_true(v: Value) -> bool:
     return v.node.kind == prim.Constant and v.node.attrs.get("value") is True
 
 
-def _sweep(b: Block) -> tuple[bool, bool]:
+def _sweep(b: Block, need_effects: bool = True) -> tuple[bool, bool]:
     """Remove the dead nodes of `b`, innermost blocks first: (whether anything changed,
-    whether a node left in `b` has side effects)."""
+    whether a node left in `b` has side effects; asked only with `need_effects`)."""
     changed = effects = False
     for n in reversed(list(b.nodes)):
-        changed |= _drop_unused_outputs(n)
         inner_effects = False
-        for inner in n.blocks:
-            inner_changed, inner_has = _sweep(inner)
-            changed |= inner_changed
-            inner_effects |= inner_has
-        # What a loop's body no longer reads may now only pass through it: dropped, it
-        # leaves more of the body dead. (Everything else a removal frees is met later in
-        # this sweep: a node's inputs are defined before it, so after it in reverse.)
-        while n.kind == prim.Loop and inner_changed and _drop_unused_outputs(n):
-            changed = True
-            inner_changed, inner_effects = _sweep(n.blocks[0])
+        if n.blocks:
+            changed |= _drop_unused_outputs(n)
+            for inner in n.blocks:
+                inner_changed, inner_has = _sweep(inner)
+                changed |= inner_changed
+                inner_effects |= inner_has
+            # What a loop's body no longer reads may now only pass through it: dropped,
+            # it leaves more of the body dead. (Everything else a removal frees is met
+            # later in this sweep: a node's inputs are defined before it, so after it.)
+            while n.kind == prim.Loop and inner_changed and _drop_unused_outputs(n):
+                changed = True
+                inner_changed, inner_effects = _sweep(n.blocks[0])
+        used = any(o.uses for o in n.outputs)
+        if used and not need_effects:
+            continue    # it stays, and nobody asks about its effects
         # has_side_effects(n) for an if/loop is whether a node left in its blocks has
         # some: the sweep of those blocks just found that out, so it is not walked again.
         effect = inner_effects if n.blocks else has_side_effects(n)
@@ -81,7 +85,7 @@ def _sweep(b: Block) -> tuple[bool, bool]:
         # that what its body may raise is still raised.
         if n.kind == prim.Loop and (n.outputs or not _constant_true(n.blocks[0].outputs[0])):
             effect = True
-        if not effect and all(not o.uses for o in n.outputs):
+        if not effect and not used:
             n.destroy()
             changed = True
         else:
@@ -94,4 +98,4 @@ def _sweep(b: Block) -> tuple[bool, bool]:
 @rerun_after("constant_propagation", "simplify_control_flow", "peephole")
 def run(graph: Graph) -> bool:
     """Remove dead nodes (in one sweep); returns whether anything was removed."""
-    return _sweep(graph.block)[0]
+    return _sweep(graph.block, need_effects=False)[0]
