@@ -29,16 +29,15 @@ def _plain(t: T.Type) -> bool:
 
 
 def _foldable(n: Node) -> bool:
+    # (the inputs first: most nodes have one that is not a constant)
+    for v in n.inputs:
+        if v.node.kind != prim.Constant or not _plain(v.type) and v.type != T.NoneType:
+            return False
     s = n.schema
     in_place = s is not None and s.name.endswith("_") and not s.name.endswith("__")   # add_, not __is__
     if s is None or n.kind in _NEVER or s.is_mutable() or in_place or n.blocks:
         return False
-    if len(n.outputs) != 1 or not _plain(n.output().type):
-        return False
-    for v in n.inputs:
-        if v.node.kind != prim.Constant or not _plain(v.type) and v.type != T.NoneType:
-            return False
-    return True
+    return len(n.outputs) == 1 and _plain(n.output().type)
 
 
 # New constant inputs come from a simplified `if`/loop (its outputs replaced) or a
