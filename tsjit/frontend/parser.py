@@ -165,14 +165,14 @@ class _Lexer:
         line_start = True
         for m in matches:
             kind = m.lastgroup
-            end = m.end(kind)
-            value = text[m.start():end]
+            start, end = m.start(), m.end(kind)
+            value = text[start:end]
             if kind in keywords:
                 kind = keywords[kind].get(value, kind)
             if kind in special:
                 if kind == "_NEWLINE":
                     if "#" in value:
-                        self._comments(value, end - len(value), st)
+                        self._comments(value, start, st)
                     if brackets or expr_mode or last < 0:
                         continue  # implicit continuation, or blank lines before any code
                     yield _Tok("_NEWLINE", "", last, last)
@@ -189,7 +189,6 @@ class _Lexer:
                     continue
                 if kind == _BAD:
                     raise _BadCharacter(end - 1)
-                start = end - len(value)
                 if kind == _REJECT:
                     tok = _Tok("NAME", value, start, end)
                     raise _SyntaxErr(_keyword_message(tok, text), start, end)
@@ -203,14 +202,13 @@ class _Lexer:
                         raise _SyntaxErr(f"closing parenthesis '{value}' does not match opening "
                                          f"parenthesis '{opener}'", start, end)
             if stack is None and not expr_mode:
-                start = end - len(value)
                 first = _indent_cols(text[text.rfind("\n", 0, start) + 1:start])
                 if st.zero_base and first[0]:
                     raise _SyntaxErr("unexpected indent", start, end)
                 stack = [first]  # parse_def/parse_class: the first line sets the base level
                 level_ws = None
             tok = new(_Tok, value)   # _Tok(kind, value, start, end), one call less
-            tok.type, tok.start_pos, tok.end_pos = kind, end - len(value), end
+            tok.type, tok.start_pos, tok.end_pos = kind, start, end
             yield tok
             last, line_start = end, False
         st.last_end = max(last, 0)
@@ -664,6 +662,16 @@ def _expanding_filter(steps: list, trailing: int, build: Callable) -> Callable:
     its place, and Nones where optional parts are missing. A list that grows by left
     recursion (`_items: _items item | item`) is extended in place, never copied: copying
     made a long statement list quadratic."""
+    if build is _Inline and not trailing and len(steps) == 2 and steps[0] == [0, True, 0] \
+            and not steps[1][1] and not steps[1][2]:
+        # The list grows by one item (`_items: _items item`): the same _Inline, longer.
+        item = steps[1][0]
+
+        def grow(children: list) -> _Inline:
+            children[0].children.append(children[item])
+            return children[0]
+        return grow
+
     def run(children: list) -> Any:
         out: list = []
         for i, expand, nones in steps:
