@@ -16,10 +16,13 @@ exceptions carrying PyTorch's message; the interpreter wraps them with a source 
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any, Callable, Iterable, Optional, Union
 
 from ..ir.diagnostics import TsjitError
 from ..ir.schema import FunctionSchema, parse_schema
+from . import kernel_index
+from .kernel_index import KernelIndex, operator_name
 
 
 class Operator:
@@ -30,13 +33,13 @@ class Operator:
     def __init__(self, schema: Union[str, FunctionSchema], kernel: Callable) -> None:
         self._schema = schema
         self.kernel = kernel
+        self.seq = next(_registrations)
         if not isinstance(schema, str):
             self.qualified, self.name = schema.qualified, schema.name
             return
-        # `ns::name.overload(` begins every schema; operator names have no dots
+        # `ns::name.overload(` begins every schema
         self.qualified = schema.split("(", 1)[0].strip()
-        ns, _, rest = self.qualified.rpartition("::")
-        self.name = f"{ns}::{rest.split('.', 1)[0]}" if ns else rest.split(".", 1)[0]
+        self.name = operator_name(self.qualified)
 
     @property
     def text(self) -> str:
@@ -59,7 +62,13 @@ class RegistryError(TsjitError):
 
 _by_name: dict[str, list[Operator]] = {}      # "aten::add" -> overloads in registration order
 _by_qualified: dict[str, Operator] = {}       # "aten::add.Tensor" -> operator
-_loaded = False
+_registrations = itertools.count()
+# Kernel modules are imported as their operators are first looked up, by the index
+# (ops/kernel_index.py); without a usable index, all of them at the first look-up.
+_index: Optional[KernelIndex] = None
+_index_read = False
+_all_loaded = False
+_names_loaded: set[str] = set()               # names whose overloads are all registered
 
 
 def register(schema: str, kernel: Callable) -> Operator:
@@ -81,31 +90,74 @@ def op(*schemas: str) -> Callable[[Callable], Callable]:
     return deco
 
 
-def _ensure_loaded() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import library  # noqa: F401  (imports every kernel module, registering them)
+def _read_index() -> Optional[KernelIndex]:
+    """The kernel index, read at the first look-up; None (every module imported) without one."""
+    global _index, _index_read
+    if not _index_read:
+        _index_read = True
+        _index = kernel_index.load()
+        if _index is None:
+            _load_all()
+    return _index
+
+
+def _load_all() -> None:
+    global _all_loaded
+    if not _all_loaded:
+        _all_loaded = True
+        from .library import import_all
+        import_all()
+
+
+def _order(ops: list[Operator]) -> None:
+    """Sort `ops` into the order importing every module in name order registers them (the
+    index's), whichever modules were imported first; others follow in registration order."""
+    if _index is not None:
+        rank, last = _index.rank, len(_index.rank)
+        ops.sort(key=lambda o: (rank.get(o.qualified, last), o.seq))
+
+
+def _load_name(name: str) -> None:
+    """Register every overload of `name` (importing the modules the index names for it)."""
+    if name in _names_loaded:
+        return
+    idx = _read_index()
+    if idx is not None and name in idx.by_name:
+        from .library import import_kernel_module
+        for q in idx.by_name[name]:
+            import_kernel_module(idx.module_of[q])
+        _order(_by_name.get(name, []))
+    _names_loaded.add(name)
 
 
 def overloads(name: str) -> list[Operator]:
     """Every overload of `name` (e.g. "aten::add"), in registration order."""
-    _ensure_loaded()
+    _load_name(name)
     return _by_name.get(name, [])
+
+
+def find_by_qualified(qualified: str) -> Optional[Operator]:
+    """The operator `ns::name.overload`, or None when there is none."""
+    o = _by_qualified.get(qualified)
+    if o is None:
+        idx = _read_index()     # without an index, every module is imported now
+        if idx is not None and qualified in idx.module_of:
+            from .library import import_kernel_module
+            import_kernel_module(idx.module_of[qualified])
+        o = _by_qualified.get(qualified)
+    return o
 
 
 def find(qualified: str) -> Operator:
     """The operator `ns::name.overload` (or `ns::name` for the unnamed overload)."""
-    _ensure_loaded()
-    o = _by_qualified.get(qualified)
+    o = find_by_qualified(qualified)
     if o is None:
         raise RegistryError(f"unknown operator {qualified}")
     return o
 
 
 def find_by_schema(schema: FunctionSchema) -> Optional[Operator]:
-    _ensure_loaded()
-    return _by_qualified.get(schema.qualified)
+    return find_by_qualified(schema.qualified)
 
 
 def kernel_for(node: Any) -> Optional[Callable]:
@@ -115,11 +167,16 @@ def kernel_for(node: Any) -> Optional[Callable]:
 
 
 def all_operators() -> Iterable[Operator]:
-    """Every registered operator, in registration order."""
-    _ensure_loaded()
-    return list(_by_qualified.values())
+    """Every registered operator, by name; the overloads of one name in registration order."""
+    _read_index()
+    _load_all()
+    ops = list(_by_qualified.values())
+    _order(ops)
+    ops.sort(key=lambda o: o.name)       # stable (the same order with or without the index)
+    return ops
 
 
 def has_namespace_name(name: str) -> bool:
-    _ensure_loaded()
-    return name in _by_name
+    """Whether an operator `name` (e.g. "aten::add") exists, without importing its kernels."""
+    idx = _read_index()
+    return name in _by_name or (idx is not None and name in idx.by_name)

@@ -1,0 +1,83 @@
+"""The kernel index (ops/kernels/index.txt): up to date with the kernel modules, and a lazy
+look-up through it registers exactly what importing every module does, in the same order."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tsjit.ops import kernel_index
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+# Looks every operator of the index up, names in reverse order (so kernel modules are
+# imported in another order than importing all would), and prints what it found: per
+# name, the overloads' qualified names, schema texts and kernels. argv[1] == "all": the
+# index is not used (every kernel module imported at the first look-up).
+_PROBE = r"""
+import json, sys
+from tsjit.ops import kernel_index, registry
+if sys.argv[1] == "all":
+    kernel_index.load = lambda: None
+idx = kernel_index.parse(open(kernel_index.INDEX, encoding="utf-8").read())
+out = {}
+for name in sorted(idx.by_name, reverse=True):
+    found = [registry.find(q) for q in reversed(idx.by_name[name])]
+    assert all(registry.has_namespace_name(o.name) for o in found)
+    out[name] = [[o.qualified, o.text, o.kernel.__module__, o.kernel.__qualname__,
+                  o.kernel.__name__] for o in registry.overloads(name)]
+    assert sorted(map(id, found)) == sorted(id(o) for o in registry.overloads(name))
+out["(all)"] = [o.qualified for o in registry.all_operators()]
+out["(lazy)"] = registry._index is not None
+print(json.dumps(out))
+"""
+
+
+def _probe(mode: str) -> dict:
+    r = subprocess.run([sys.executable, "-c", _PROBE, mode], capture_output=True, text=True,
+                       cwd=ROOT, check=True)
+    return json.loads(r.stdout)
+
+
+@pytest.mark.slow   # a fresh process
+def test_the_index_is_up_to_date() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_kernel_index.py"), "--check"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr + "(run python tools/gen_kernel_index.py)"
+
+
+@pytest.mark.slow   # two fresh processes
+def test_lazy_lookup_gives_what_importing_all_gives() -> None:
+    lazy, eager = _probe("lazy"), _probe("all")
+    assert lazy.pop("(lazy)") and not eager.pop("(lazy)")
+    assert len(lazy["(all)"]) == len(set(lazy["(all)"])) > 1000
+    for name in eager:
+        assert lazy[name] == eager[name], name
+    assert lazy.keys() == eager.keys()
+
+
+def test_an_index_that_does_not_describe_the_modules_is_not_used() -> None:
+    idx = kernel_index.load()
+    assert idx is not None, "the index is missing or stale: run python tools/gen_kernel_index.py"
+    assert kernel_index._describes_disk(idx, written_ns=0)     # every module newer: compared
+    module = next(iter(idx.modules))
+    changed = idx._replace(modules={**idx.modules, module: "00000000"})
+    assert kernel_index._describes_disk(changed, written_ns=1 << 62)   # older: trusted
+    assert not kernel_index._describes_disk(changed, written_ns=0)
+    assert not kernel_index._describes_disk(idx._replace(modules={**idx.modules, "gone": "0"}),
+                                            written_ns=1 << 62)
+    fewer = dict(idx.modules)
+    del fewer[module]
+    assert not kernel_index._describes_disk(idx._replace(modules=fewer), written_ns=1 << 62)
+
+
+def test_the_index_text_round_trips() -> None:
+    text = (ROOT / "tsjit" / "ops" / "kernels" / "index.txt").read_text(encoding="utf-8")
+    idx = kernel_index.parse(text)
+    pairs = sorted(idx.module_of.items(), key=lambda p: idx.rank[p[0]])
+    assert kernel_index.render(pairs) == text
+    names = [kernel_index.operator_name(q) for q, _ in pairs]
+    assert names == sorted(names)
