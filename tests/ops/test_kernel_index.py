@@ -24,8 +24,8 @@ if sys.argv[1] == "all":
     kernel_index.load = lambda: None
 idx = kernel_index.parse(open(kernel_index.INDEX, encoding="utf-8").read())
 out = {}
-for name in sorted(idx.by_name, reverse=True):
-    found = [registry.find(q) for q in reversed(idx.by_name[name])]
+for name in reversed(idx.names()):
+    found = [registry.find(q) for q in reversed(list(idx.overloads(name)))]
     assert all(registry.has_namespace_name(o.name) for o in found)
     out[name] = [[o.qualified, o.text, o.kernel.__module__, o.kernel.__qualname__,
                   o.kernel.__name__] for o in registry.overloads(name)]
@@ -59,25 +59,32 @@ def test_lazy_lookup_gives_what_importing_all_gives() -> None:
     assert lazy.keys() == eager.keys()
 
 
+def _with_modules(idx: kernel_index.KernelIndex, modules: dict) -> kernel_index.KernelIndex:
+    return kernel_index.KernelIndex(modules, {n: " ".join(f"{q}={m}" for q, m in
+                                                          idx.overloads(n).items())
+                                              for n in idx.names()})
+
+
 def test_an_index_that_does_not_describe_the_modules_is_not_used() -> None:
     idx = kernel_index.load()
     assert idx is not None, "the index is missing or stale: run python tools/gen_kernel_index.py"
     assert kernel_index._describes_disk(idx, written_ns=0)     # every module newer: compared
     module = next(iter(idx.modules))
-    changed = idx._replace(modules={**idx.modules, module: "00000000"})
+    changed = _with_modules(idx, {**idx.modules, module: "00000000"})
     assert kernel_index._describes_disk(changed, written_ns=1 << 62)   # older: trusted
     assert not kernel_index._describes_disk(changed, written_ns=0)
-    assert not kernel_index._describes_disk(idx._replace(modules={**idx.modules, "gone": "0"}),
+    assert not kernel_index._describes_disk(_with_modules(idx, {**idx.modules, "gone": "0"}),
                                             written_ns=1 << 62)
     fewer = dict(idx.modules)
     del fewer[module]
-    assert not kernel_index._describes_disk(idx._replace(modules=fewer), written_ns=1 << 62)
+    assert not kernel_index._describes_disk(_with_modules(idx, fewer), written_ns=1 << 62)
 
 
 def test_the_index_text_round_trips() -> None:
     text = (ROOT / "tsjit" / "ops" / "kernels" / "index.txt").read_text(encoding="utf-8")
     idx = kernel_index.parse(text)
-    pairs = sorted(idx.module_of.items(), key=lambda p: idx.rank[p[0]])
+    pairs = [p for n in idx.names() for p in idx.overloads(n).items()]
     assert kernel_index.render(pairs) == text
-    names = [kernel_index.operator_name(q) for q, _ in pairs]
-    assert names == sorted(names)
+    assert all(kernel_index.operator_name(q) == n for n in idx.names() for q in idx.overloads(n))
+    assert idx.module_of("aten::add.Tensor") == "tensor_arith" and "aten::add" in idx
+    assert idx.module_of("aten::no_such_operator") is None and "aten::nothing" not in idx

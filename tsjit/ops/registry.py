@@ -109,12 +109,14 @@ def _load_all() -> None:
         import_all()
 
 
-def _order(ops: list[Operator]) -> None:
-    """Sort `ops` into the order importing every module in name order registers them (the
-    index's), whichever modules were imported first; others follow in registration order."""
-    if _index is not None:
-        rank, last = _index.rank, len(_index.rank)
-        ops.sort(key=lambda o: (rank.get(o.qualified, last), o.seq))
+def _position(o: Operator) -> tuple[int, int]:
+    """Where `o` comes among its name's overloads: the order importing every module in name
+    order registers them (the index's), whichever modules were imported first; overloads
+    the index does not list follow, in registration order."""
+    if _index is None:
+        return (0, o.seq)
+    listed = _index.overloads(o.name)
+    return (list(listed).index(o.qualified) if o.qualified in listed else len(listed), o.seq)
 
 
 def _load_name(name: str) -> None:
@@ -122,11 +124,11 @@ def _load_name(name: str) -> None:
     if name in _names_loaded:
         return
     idx = _read_index()
-    if idx is not None and name in idx.by_name:
+    if idx is not None and name in idx:
         from .library import import_kernel_module
-        for q in idx.by_name[name]:
-            import_kernel_module(idx.module_of[q])
-        _order(_by_name.get(name, []))
+        for module in idx.overloads(name).values():
+            import_kernel_module(module)
+        _by_name.get(name, []).sort(key=_position)
     _names_loaded.add(name)
 
 
@@ -141,9 +143,10 @@ def find_by_qualified(qualified: str) -> Optional[Operator]:
     o = _by_qualified.get(qualified)
     if o is None:
         idx = _read_index()     # without an index, every module is imported now
-        if idx is not None and qualified in idx.module_of:
+        module = idx.module_of(qualified) if idx is not None else None
+        if module is not None:
             from .library import import_kernel_module
-            import_kernel_module(idx.module_of[qualified])
+            import_kernel_module(module)
         o = _by_qualified.get(qualified)
     return o
 
@@ -170,13 +173,10 @@ def all_operators() -> Iterable[Operator]:
     """Every registered operator, by name; the overloads of one name in registration order."""
     _read_index()
     _load_all()
-    ops = list(_by_qualified.values())
-    _order(ops)
-    ops.sort(key=lambda o: o.name)       # stable (the same order with or without the index)
-    return ops
+    return sorted(_by_qualified.values(), key=lambda o: (o.name, _position(o)))
 
 
 def has_namespace_name(name: str) -> bool:
     """Whether an operator `name` (e.g. "aten::add") exists, without importing its kernels."""
     idx = _read_index()
-    return name in _by_name or (idx is not None and name in idx.by_name)
+    return name in _by_name or (idx is not None and name in idx)
