@@ -36,8 +36,8 @@ def render() -> str:
     operators: list[tuple[str, str]] = []
     plain = registry.register
 
-    def recording(schema, kernel):
-        o = plain(schema, kernel)
+    def recording(schema, kernel, qualified=None):
+        o = plain(schema, kernel, qualified)
         operators.append((o.qualified, _registering_module()))
         return o
 

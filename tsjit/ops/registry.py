@@ -30,26 +30,35 @@ class Operator:
     two thousand schemas of the library up front costs more than loading its kernels; a
     command that only asks which operators exist, like `tsjit info`, parses none)."""
 
-    def __init__(self, schema: Union[str, FunctionSchema], kernel: Callable) -> None:
+    def __init__(self, schema: Union[str, FunctionSchema, Callable[[], str]], kernel: Callable,
+                 qualified: Optional[str] = None) -> None:
         self._schema = schema
         self.kernel = kernel
         self.seq = next(_registrations)
-        if not isinstance(schema, str):
+        if isinstance(schema, FunctionSchema):
             self.qualified, self.name = schema.qualified, schema.name
             return
         # `ns::name.overload(` begins every schema
-        self.qualified = schema.split("(", 1)[0].strip()
+        self.qualified = qualified or schema.split("(", 1)[0].strip()   # type: ignore[union-attr]
         self.name = operator_name(self.qualified)
+
+    def _written(self) -> Union[str, FunctionSchema]:
+        s = self._schema
+        if callable(s) and not isinstance(s, FunctionSchema):
+            s = self._schema = s()
+            if s.split("(", 1)[0].strip() != self.qualified:
+                raise RegistryError(f"operator {self.qualified} was given the schema {s}")
+        return s
 
     @property
     def text(self) -> str:
         """The schema as written (without parsing it)."""
-        s = self._schema
+        s = self._written()
         return s if isinstance(s, str) else s.text
 
     @functools.cached_property
     def schema(self) -> FunctionSchema:
-        s = self._schema
+        s = self._written()
         return parse_schema(s) if isinstance(s, str) else s
 
     def __repr__(self) -> str:
@@ -71,9 +80,14 @@ _all_loaded = False
 _names_loaded: set[str] = set()               # names whose overloads are all registered
 
 
-def register(schema: str, kernel: Callable) -> Operator:
-    """Register `kernel` under `schema`; a second registration of one overload is an error."""
-    o = Operator(schema, kernel)
+def register(schema: Union[str, Callable[[], str]], kernel: Callable,
+             qualified: Optional[str] = None) -> Operator:
+    """Register `kernel` under `schema`; a second registration of one overload is an error.
+    `schema` may be a function making the text when it is first needed (from another
+    operator's, which need not be registered yet), given the operator's `qualified` name."""
+    if callable(schema) and qualified is None:
+        raise RegistryError("an operator registered with a schema function needs its name")
+    o = Operator(schema, kernel, qualified)
     if o.qualified in _by_qualified:
         raise RegistryError(f"operator {o.qualified} is registered twice")
     _by_qualified[o.qualified] = o
