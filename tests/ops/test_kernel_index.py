@@ -88,3 +88,18 @@ def test_the_index_text_round_trips() -> None:
     assert all(kernel_index.operator_name(q) == n for n in idx.names() for q in idx.overloads(n))
     assert idx.module_of("aten::add.Tensor") == "tensor_arith" and "aten::add" in idx
     assert idx.module_of("aten::no_such_operator") is None and "aten::nothing" not in idx
+
+
+def test_the_eager_api_offers_each_names_eager_overloads_in_registry_order() -> None:
+    # eager.py fills its table a name at a time: the same overloads, in the same order, as
+    # filtering every registered operator
+    from tsjit.ops import all_operators, eager
+    expected: dict[str, list[str]] = {}
+    for o in all_operators():
+        if eager.is_eager(o.schema):
+            expected.setdefault(o.schema.base_name, []).append(o.schema.text)
+    assert eager.operator_names() == sorted(expected)
+    for name, texts in expected.items():
+        assert [s.text for s in eager.dispatcher(name).overloads()] == texts, name
+    with pytest.raises(AttributeError):
+        eager.lookup("no_such_operator")
