@@ -4,8 +4,7 @@ Nodes are never changed once built. They are not frozen dataclasses because thos
 three times as long to build (each field set through object.__setattr__), and parsing and
 archive loading build many; __slots__ keeps them small. Nor are they made by `dataclass()`:
 it cost 10 ms of every process's first parse (an exec per method per class); `_NodeType`
-gives each class the __slots__ of the fields it declares, and `_build` compiles every
-class's __init__ in one exec. They behave as `@dataclass(eq=False, slots=True)` classes
+gives each class the __slots__ of the fields it declares, and `_build` its __init__. They behave as `@dataclass(eq=False, slots=True)` classes
 (`dataclasses.fields` and `dataclasses.replace` work; equality is identity).
 
 Only `parser.py` builds these (from lark trees), with one exception: the outline of an
@@ -41,6 +40,8 @@ UnaryOp op in `- + ~ not`, BoolOp op in `and or`, Compare ops in
 from __future__ import annotations
 
 import dataclasses
+import functools
+import types
 from typing import Any, Optional, Union
 
 from ..ir.diagnostics import SourceRange
@@ -340,35 +341,36 @@ class Module(Node):
 AnyNode = Union[Expr, Stmt, Module]
 
 
+@functools.cache
+def _init_code(arity: int) -> types.CodeType:
+    """The code of `def __init__(self, f0, .., fN): self.f0 = f0; ..` for `arity` fields."""
+    names = [f"f{i}" for i in range(arity)]
+    ns: dict[str, Any] = {}
+    exec(f"def __init__(self, {', '.join(names)}):\n"     # noqa: S102  (text made here)
+         + "".join(f"    self.{f} = {f}\n" for f in names), ns)
+    return ns["__init__"].__code__
+
+
 def _build(classes: list[_NodeType]) -> None:
     """Give every node class (bases before subclasses) its __init__ and its dataclass
-    fields; the __init__s are compiled in one piece."""
-    lines: list[str] = []
-    consts: dict[str, Any] = {}
+    fields. An __init__ is the code for its number of fields with the fields' names put in
+    (compiling an __init__ per class cost more than the rest of the module)."""
     for cls in classes:
         base = cls.__mro__[1]
-        inherited = dict(getattr(base, "__dataclass_fields__", {}))
+        fields = dict(getattr(base, "__dataclass_fields__", {}))
         for name, typ in cls.__dict__.get("__annotations__", {}).items():
             f = (dataclasses.field(default=cls._own_defaults[name])
                  if name in cls._own_defaults else dataclasses.field())
             f.name, f.type, f._field_type = name, typ, dataclasses._FIELD  # type: ignore[attr-defined]
-            inherited[name] = f
-        cls.__dataclass_fields__ = inherited
-        params = []
-        for f in inherited.values():
-            if f.default is dataclasses.MISSING:
-                params.append(f.name)
-            else:
-                consts[key := f"_{cls.__name__}_{f.name}"] = f.default
-                params.append(f"{f.name}={key}")
-        body = "".join(f"\n    self.{f} = {f}" for f in inherited) or "\n    pass"
-        lines.append(f"def {cls.__name__}({', '.join(['self'] + params)}):{body}\n")
-    exec("".join(lines), consts)     # noqa: S102  (the text is made above from the classes)
-    for cls in classes:
-        init = consts[cls.__name__]
-        init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
-        init.__module__ = __name__
-        init.__annotations__ = {f.name: f.type for f in cls.__dataclass_fields__.values()}
+            fields[name] = f
+        cls.__dataclass_fields__ = fields
+        names = tuple(fields)
+        # the template's locals are (self, f0, ..) and the attributes it sets (f0, ..)
+        code = _init_code(len(names)).replace(co_varnames=("self",) + names, co_names=names)
+        defaults = tuple(f.default for f in fields.values() if f.default is not dataclasses.MISSING)
+        init = types.FunctionType(code, globals(), "__init__", defaults or None)
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        init.__annotations__ = {f.name: f.type for f in fields.values()}
         init.__annotations__["return"] = None
         cls.__init__ = init
 
