@@ -108,6 +108,6 @@ def load() -> Optional[KernelIndex]:
         with open(INDEX, encoding="utf-8") as f:
             written_ns = os.fstat(f.fileno()).st_mtime_ns
             idx = parse(f.read())
+        return idx if _describes_disk(idx, written_ns) else None
     except (OSError, ValueError):
         return None
-    return idx if _describes_disk(idx, written_ns) else None
