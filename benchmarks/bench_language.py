@@ -8,6 +8,15 @@ tiny_ops: 1,000 additions of 4-element tensors; compile_ctrl run: one call of th
 class-heavy module; each under both executors (the stack interpreter, and the codegen tier)
 next to CPython and torch.jit, with issue 6's and 17's goals. compile_ctrl: tsjit.script of
 that module vs torch.jit.script (warm, fresh classes).
+
+`--cold [N]` measures instead what a fresh process pays (issue 17), tsjit's and torch's
+processes taking turns, median of N (default 7) after one untimed process each: the
+library's import, the first script of a small function and its first call, then the first
+script of a small nn.Module and its first call (CPU time of the process's main thread;
+`import+script+call` sums the import and the function's script and call). Goals: the first
+script at most 2x torch.jit.script's, import+script+call at most 0.5x torch's. The children
+may write bytecode caches, as an installed package has them; `--no-bytecode` runs tsjit from
+a copy without caches, with PYTHONDONTWRITEBYTECODE=1.
 """
 from __future__ import annotations
 
@@ -132,7 +141,105 @@ def bench_compile(torch: object, repeat: int = 5) -> dict:
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+# The fresh process of `--cold`: run as a file (scripting reads the functions' source);
+# argv: the library ("tsjit" or "torch"). Prints one JSON line of CPU times.
+COLD_CHILD = r"""
+import json, sys, time
+clock = time.process_time
+t0 = clock()
+if sys.argv[1] == "tsjit":
+    import tsjit as torch
+else:
+    import torch
+    torch.set_num_threads(1)
+t1 = clock()
+
+
+def f(x: torch.Tensor, n: int) -> torch.Tensor:
+    for i in range(n):
+        x = x * 2.0 + 1.0
+    return x.relu()
+
+
+class M(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.fc(x)).sum(dim=1)
+
+
+x = torch.ones(2, 4)
+t2 = clock()
+sf = torch.jit.script(f)
+t3 = clock()
+sf(x, 3)
+t4 = clock()
+m = M()
+t5 = clock()
+sm = torch.jit.script(m)
+t6 = clock()
+sm(x)
+t7 = clock()
+print(json.dumps({"import": t1 - t0, "script fn": t3 - t2, "call fn": t4 - t3,
+                  "script module": t6 - t5, "call module": t7 - t6,
+                  "import+script+call": (t1 - t0) + (t4 - t2)}))
+"""
+
+COLD_KEYS = ("import", "script fn", "call fn", "script module", "call module",
+             "import+script+call")
+
+
+def bench_cold(runs: int, bytecode: bool) -> dict[str, dict[str, float]]:
+    """Median CPU times of each cold step, per library, over `runs` fresh processes each."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as tmp:
+        child = os.path.join(tmp, "cold_child.py")
+        with open(child, "w") as fh:
+            fh.write(COLD_CHILD)
+        tree = root
+        if not bytecode:
+            tree = os.path.join(tmp, "src")
+            shutil.copytree(os.path.join(root, "tsjit"), os.path.join(tree, "tsjit"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        results: dict[str, list[dict]] = {"tsjit": [], "torch": []}
+        for i in range(runs + 1):    # the first round warms the file cache
+            for lib in results:
+                env = dict(os.environ, PYTHONPATH=tree if lib == "tsjit" else root,
+                           OMP_NUM_THREADS="1")
+                if lib == "tsjit" and not bytecode:
+                    env["PYTHONDONTWRITEBYTECODE"] = "1"
+                else:
+                    env.pop("PYTHONDONTWRITEBYTECODE", None)
+                out = subprocess.run([sys.executable, child, lib], env=env, check=True,
+                                     capture_output=True, text=True).stdout
+                if i:
+                    results[lib].append(json.loads(out.strip().splitlines()[-1]))
+    return {lib: {k: statistics.median(r[k] for r in rs) for k in COLD_KEYS}
+            for lib, rs in results.items()}
+
+
+def report_cold(r: dict[str, dict[str, float]]) -> None:
+    """One line per step: tsjit, torch, the ratio, and the goal where issue 17 sets one."""
+    goals = {"script fn": 2.0, "script module": 2.0, "import+script+call": 0.5}
+    for k in COLD_KEYS:
+        a, b = r["tsjit"][k], r["torch"][k]
+        line = f"cold {k}: tsjit {a * 1e3:.1f} ms; torch {b * 1e3:.1f} ms; ratio {a / b:.2f}x"
+        if k in goals:
+            line += f" (goal <= {goals[k]}x: {'met' if a / b <= goals[k] else 'missed'})"
+        print(line)
+
+
 def main() -> None:
+    if "--cold" in sys.argv:
+        rest = [a for a in sys.argv[1:] if a.isdigit()]
+        report_cold(bench_cold(int(rest[0]) if rest else 7, "--no-bytecode" not in sys.argv))
+        return
     torch = try_import_torch()
     if torch is not None:
         torch.set_num_threads(1)

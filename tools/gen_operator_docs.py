@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tsjit.ops import all_operators  # noqa: E402
+from tsjit.ops import all_operators, find  # noqa: E402
 
 OUT = ROOT / "docs" / "operators.md"
 
@@ -26,7 +26,9 @@ def render() -> str:
     """The markdown text listing every registered schema."""
     by_module: dict[str, list] = defaultdict(list)
     for o in all_operators():
-        mod = getattr(o.kernel, "__module__", "") or ""
+        # an out= form is listed with the functional overload it wraps
+        kernel = find(o.kernel.wraps).kernel if hasattr(o.kernel, "wraps") else o.kernel
+        mod = getattr(kernel, "__module__", "") or ""
         by_module[mod.rsplit(".", 1)[-1] or "(unknown)"].append(o)
     total = sum(len(v) for v in by_module.values())
     lines = [

@@ -2,7 +2,10 @@
 
 Nodes are never changed once built. They are not frozen dataclasses because those take
 three times as long to build (each field set through object.__setattr__), and parsing and
-archive loading build many; __slots__ keeps them small.
+archive loading build many; __slots__ keeps them small. Nor are they made by `dataclass()`:
+it cost 10 ms of every process's first parse (an exec per method per class); `_NodeType`
+gives each class the __slots__ of the fields it declares, and `_build` its __init__. They behave as `@dataclass(eq=False, slots=True)` classes
+(`dataclasses.fields` and `dataclasses.replace` work; equality is identity).
 
 Only `parser.py` builds these (from lark trees), with one exception: the outline of an
 archive's code (`code_outline.py`) builds a Module of ClassDefs (bases as Names) whose
@@ -36,37 +39,51 @@ UnaryOp op in `- + ~ not`, BoolOp op in `and or`, Compare ops in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import functools
+import types
 from typing import Any, Optional, Union
 
 from ..ir.diagnostics import SourceRange
 
 
-@dataclass(eq=False, slots=True)
-class Node:
+class _NodeType(type):
+    """Node classes: the fields a class declares (its annotations) become its __slots__;
+    their defaults are kept aside for its __init__ (a class attribute would shadow a slot)."""
+
+    def __new__(mcls, name: str, bases: tuple, ns: dict) -> "_NodeType":
+        own = ns.get("__annotations__", {})
+        defaults = {f: ns.pop(f) for f in own if f in ns}
+        ns["__slots__"] = tuple(own)
+        cls = super().__new__(mcls, name, bases, ns)
+        cls._own_defaults = defaults
+        return cls
+
+
+class Node(metaclass=_NodeType):
     range: SourceRange
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in type(self).__dataclass_fields__)
+        return f"{type(self).__qualname__}({fields})"
 
 
 # --- expressions -------------------------------------------------------------------
 
-@dataclass(eq=False, slots=True)
 class Expr(Node):
     pass
 
 
-@dataclass(eq=False, slots=True)
 class Name(Expr):
     id: str
 
 
-@dataclass(eq=False, slots=True)
 class Constant(Expr):
     """int, float, complex, str, bool, None or Ellipsis (`...`)."""
 
     value: Any
 
 
-@dataclass(eq=False, slots=True)
 class FormattedValue(Expr):
     """One `{value!conversion:format_spec}` of an f-string."""
 
@@ -75,27 +92,23 @@ class FormattedValue(Expr):
     format_spec: Optional[Expr]  # a JoinedStr or None
 
 
-@dataclass(eq=False, slots=True)
 class JoinedStr(Expr):
     """An f-string: Constant(str) and FormattedValue parts in order."""
 
     parts: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class Attribute(Expr):
     value: Expr
     attr: str
 
 
-@dataclass(eq=False, slots=True)
 class Slice(Expr):
     lower: Optional[Expr]
     upper: Optional[Expr]
     step: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class Subscript(Expr):
     """`value[index]`; a multi-dimensional index is a TupleLit of Exprs/Slices."""
 
@@ -103,45 +116,38 @@ class Subscript(Expr):
     index: Expr
 
 
-@dataclass(eq=False, slots=True)
 class Keyword(Node):
     name: str
     value: Expr
 
 
-@dataclass(eq=False, slots=True)
 class Starred(Expr):
     value: Expr
 
 
-@dataclass(eq=False, slots=True)
 class Call(Expr):
     func: Expr
     args: tuple[Expr, ...]
     keywords: tuple[Keyword, ...]
 
 
-@dataclass(eq=False, slots=True)
 class BinOp(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(eq=False, slots=True)
 class UnaryOp(Expr):
     op: str
     operand: Expr
 
 
-@dataclass(eq=False, slots=True)
 class BoolOp(Expr):
     op: str  # "and" | "or"
     left: Expr
     right: Expr
 
 
-@dataclass(eq=False, slots=True)
 class Compare(Expr):
     """A (possibly chained) comparison: left ops[0] comparators[0] ops[1] ..."""
 
@@ -150,43 +156,36 @@ class Compare(Expr):
     comparators: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class IfExp(Expr):
     test: Expr
     body: Expr
     orelse: Expr
 
 
-@dataclass(eq=False, slots=True)
 class ListLit(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class TupleLit(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class DictLit(Expr):
     keys: tuple[Expr, ...]
     values: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class Comprehension(Node):
     target: Expr
     iter: Expr
     ifs: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class ListComp(Expr):
     elt: Expr
     generators: tuple[Comprehension, ...]
 
 
-@dataclass(eq=False, slots=True)
 class DictComp(Expr):
     key: Expr
     value: Expr
@@ -195,17 +194,14 @@ class DictComp(Expr):
 
 # --- statements --------------------------------------------------------------------
 
-@dataclass(eq=False, slots=True)
 class Stmt(Node):
     pass
 
 
-@dataclass(eq=False, slots=True)
 class ExprStmt(Stmt):
     value: Expr
 
 
-@dataclass(eq=False, slots=True)
 class Assign(Stmt):
     """`t1 = t2 = value`; targets in source order."""
 
@@ -214,21 +210,18 @@ class Assign(Stmt):
     type_comment: Optional[str] = None
 
 
-@dataclass(eq=False, slots=True)
 class AnnAssign(Stmt):
     target: Expr
     annotation: Expr
     value: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class AugAssign(Stmt):
     target: Expr
     op: str
     value: Expr
 
 
-@dataclass(eq=False, slots=True)
 class If(Stmt):
     """`elif` chains are nested Ifs as the single statement of `orelse`."""
 
@@ -237,68 +230,56 @@ class If(Stmt):
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(eq=False, slots=True)
 class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(eq=False, slots=True)
 class For(Stmt):
     target: Expr
     iter: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(eq=False, slots=True)
 class Return(Stmt):
     value: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class Raise(Stmt):
     exc: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class Assert(Stmt):
     test: Expr
     msg: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class Pass(Stmt):
     pass
 
 
-@dataclass(eq=False, slots=True)
 class Break(Stmt):
     pass
 
 
-@dataclass(eq=False, slots=True)
 class Continue(Stmt):
     pass
 
 
-@dataclass(eq=False, slots=True)
 class Delete(Stmt):
     targets: tuple[Expr, ...]
 
 
-@dataclass(eq=False, slots=True)
 class WithItem(Node):
     context: Expr
     var: Optional[Expr]
 
 
-@dataclass(eq=False, slots=True)
 class With(Stmt):
     items: tuple[WithItem, ...]
     body: tuple[Stmt, ...]
 
 
-@dataclass(eq=False, slots=True)
 class Param(Node):
     name: str
     annotation: Optional[Expr]
@@ -306,7 +287,6 @@ class Param(Node):
     kwarg_only: bool = False
 
 
-@dataclass(eq=False, slots=True)
 class Def(Stmt):
     """A function or method. `type_comment` is the `# type: (int) -> int` text, if any."""
 
@@ -318,7 +298,6 @@ class Def(Stmt):
     type_comment: Optional[str] = None
 
 
-@dataclass(eq=False, slots=True)
 class ClassDef(Stmt):
     name: str
     bases: tuple[Expr, ...]
@@ -326,20 +305,17 @@ class ClassDef(Stmt):
     decorators: tuple[Expr, ...] = ()
 
 
-@dataclass(eq=False, slots=True)
 class Span(Stmt):
     """A statement of archive code not parsed yet: its text is `range`'s (which starts
     after the line's indentation); `parser.expand` parses it."""
 
 
-@dataclass(eq=False, slots=True)
 class DefSpan(Span):
     """A function or method definition, parsed when the function is first compiled."""
 
     name: str
 
 
-@dataclass(eq=False, slots=True)
 class DeclSpan(Span):
     """A one-line declaration of a class body, and what loading reads of it (`kind`):
 
@@ -356,7 +332,6 @@ class DeclSpan(Span):
     value: Any
 
 
-@dataclass(eq=False, slots=True)
 class Module(Node):
     """A whole file (a `code/` file of an archive, or a user's source snippet)."""
 
@@ -364,3 +339,40 @@ class Module(Node):
 
 
 AnyNode = Union[Expr, Stmt, Module]
+
+
+@functools.cache
+def _init_code(arity: int) -> types.CodeType:
+    """The code of `def __init__(self, f0, .., fN): self.f0 = f0; ..` for `arity` fields."""
+    names = [f"f{i}" for i in range(arity)]
+    ns: dict[str, Any] = {}
+    exec(f"def __init__(self, {', '.join(names)}):\n"     # noqa: S102  (text made here)
+         + "".join(f"    self.{f} = {f}\n" for f in names), ns)
+    return ns["__init__"].__code__
+
+
+def _build(classes: list[_NodeType]) -> None:
+    """Give every node class (bases before subclasses) its __init__ and its dataclass
+    fields. An __init__ is the code for its number of fields with the fields' names put in
+    (compiling an __init__ per class cost more than the rest of the module)."""
+    for cls in classes:
+        base = cls.__mro__[1]
+        fields = dict(getattr(base, "__dataclass_fields__", {}))
+        for name, typ in cls.__dict__.get("__annotations__", {}).items():
+            f = (dataclasses.field(default=cls._own_defaults[name])
+                 if name in cls._own_defaults else dataclasses.field())
+            f.name, f.type, f._field_type = name, typ, dataclasses._FIELD  # type: ignore[attr-defined]
+            fields[name] = f
+        cls.__dataclass_fields__ = fields
+        names = tuple(fields)
+        # the template's locals are (self, f0, ..) and the attributes it sets (f0, ..)
+        code = _init_code(len(names)).replace(co_varnames=("self",) + names, co_names=names)
+        defaults = tuple(f.default for f in fields.values() if f.default is not dataclasses.MISSING)
+        init = types.FunctionType(code, globals(), "__init__", defaults or None)
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        init.__annotations__ = {f.name: f.type for f in fields.values()}
+        init.__annotations__["return"] = None
+        cls.__init__ = init
+
+
+_build([c for c in list(globals().values()) if isinstance(c, _NodeType)])

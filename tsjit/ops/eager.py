@@ -22,23 +22,29 @@ from .._tensor import dtypes as D
 from .._tensor.device import Device
 from .._tensor.tensor import Tensor
 from ..ir import types as T
-from .registry import all_operators
+from .registry import all_operators, overloads
 
-_loaded = False
-# name ("add") -> [(FunctionSchema, binding plan, kernel)]
+# name ("add") -> [(FunctionSchema, binding plan, kernel)], filled a name at a time
 _table: dict[str, list[tuple[Any, "_Plan", Callable]]] = {}
 
 
-def _load() -> None:
-    """Index the eager overloads of every registered operator by name."""
-    global _loaded
-    if _loaded:
-        return
-    for o in all_operators():
-        if is_eager(o.schema):
-            _table.setdefault(o.schema.base_name, []).append(
-                (o.schema, _Plan(o.schema), o.kernel))
-    _loaded = True
+def _entries(name: str) -> list[tuple[Any, "_Plan", Callable]]:
+    """The eager overloads of aten::`name` (looked up, and their schemas parsed, only when
+    the name is first used: a fresh process parsed all ~2000 and imported every kernel
+    module at its first eager call)."""
+    got = _table.get(name)
+    if got is None:
+        got = [(o.schema, _Plan(o.schema), o.kernel)
+               for o in overloads(f"aten::{name}") if is_eager(o.schema)]
+        if got:     # (a name without overloads is asked again: one may be registered later)
+            _table[name] = got
+    return got
+
+
+def _all_names() -> list[str]:
+    """Every aten name with an eager overload, sorted."""
+    return sorted({o.name[6:] for o in all_operators()
+                   if o.name.startswith("aten::") and _entries(o.name[6:])})
 
 
 def _mentions_tensor(t: T.Type) -> bool:
@@ -313,14 +319,12 @@ class Dispatcher:
 
     def overloads(self) -> list[Any]:
         """The schemas tried, in order."""
-        _load()
-        return [s for s, _, _ in _table.get(self.name, [])]
+        return [s for s, _, _ in _entries(self.name)]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         cands = self._cands
         if cands is None:
-            _load()
-            cands = _table.get(self.name)
+            cands = _entries(self.name)
             if not cands:
                 raise AttributeError(f"tsjit has no tensor operator '{self.name}'")
             self._cands = cands
@@ -373,24 +377,20 @@ def dispatcher(name: str) -> Dispatcher:
 
 def operator_names() -> list[str]:
     """Every aten name with a tensor kernel."""
-    _load()
-    return sorted(_table)
+    return _all_names()
 
 
 def lookup(name: str) -> Dispatcher:
     """The eager entry point of operator `name` (`tsjit.add`); an AttributeError if no eager
     overload has that name."""
-    if not name.startswith("__"):
-        _load()
-        if name in _table:
-            return dispatcher(name)
+    if not name.startswith("__") and _entries(name):
+        return dispatcher(name)
     raise AttributeError(f"module 'tsjit' has no attribute '{name}'")
 
 
 def first_arg_is_self(name: str) -> bool:
     """Whether some overload of aten::`name` takes `Tensor self` first (a method)."""
-    _load()
-    for s, plan, _ in _table.get(name, []):
+    for s, plan, _ in _entries(name):
         if s.arguments and s.arguments[0].name in ("self", "input") and \
                 plan.args[0].base == "Tensor" and not plan.args[0].is_list:
             return True
@@ -405,14 +405,11 @@ class Namespace:
         self.module, self.prefix = module, prefix
 
     def __call__(self, name: str) -> Dispatcher:
-        if not name.startswith("__"):
-            _load()
-            if self.prefix + name in _table:
-                return dispatcher(self.prefix + name)
+        if not name.startswith("__") and _entries(self.prefix + name):
+            return dispatcher(self.prefix + name)
         raise AttributeError(f"module '{self.module}' has no attribute '{name}'")
 
     def names(self) -> list[str]:
         """The functions the namespace offers."""
-        _load()
         n = len(self.prefix)
-        return sorted(k[n:] for k in _table if k.startswith(self.prefix))
+        return [k[n:] for k in _all_names() if k.startswith(self.prefix)]

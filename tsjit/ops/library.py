@@ -1,10 +1,17 @@
-"""Imports every kernel module under `ops/kernels/`, which registers its operators."""
+"""Importing kernel modules (each registers its operators when imported): one, or all."""
 from __future__ import annotations
 
 import importlib
-import pkgutil
 
-from . import kernels
+from .kernel_index import module_names
 
-for _info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
-    importlib.import_module(f"tsjit.ops.kernels.{_info.name}")
+
+def import_kernel_module(name: str) -> None:
+    """Import `tsjit.ops.kernels.<name>` (registering its operators)."""
+    importlib.import_module(f"tsjit.ops.kernels.{name}")
+
+
+def import_all() -> None:
+    """Import every kernel module, in name order."""
+    for name in module_names():
+        import_kernel_module(name)

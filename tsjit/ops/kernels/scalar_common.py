@@ -8,7 +8,6 @@ No operators are registered here.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 import struct
 from typing import Callable
@@ -114,12 +113,21 @@ def libm(name: str) -> Callable[[float], float]:
     return fn
 
 
+def _open_libm() -> ctypes.CDLL:
+    # glibc's name first: find_library runs ldconfig or a compiler (~10 ms in a subprocess)
+    try:
+        return ctypes.CDLL("libm.so.6")
+    except OSError:
+        from ctypes.util import find_library
+        return ctypes.CDLL(find_library("m") or "libm.so.6")
+
+
 def _load_libm() -> dict[str, Callable[..., float]]:
     # Python's math.gamma, math.lgamma and math.hypot are CPython's own algorithms and
     # differ from the C library's tgamma / lgamma / hypot (which PyTorch calls) in the
     # last bits; call the C library directly when it can be found.
     try:
-        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        lib = _open_libm()
         fns = {}
         for py_name, c_name, n in (("gamma", "tgamma", 1), ("lgamma", "lgamma", 1),
                                    ("hypot", "hypot", 2)):

@@ -12,12 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..registry import find, op
-# the functional kernels the out= forms wrap: registered before they are looked up
-from . import (tensor_activation, tensor_arith, tensor_attention, tensor_compare,  # noqa: F401
-               tensor_conv, tensor_convert, tensor_create, tensor_index, tensor_linalg,
-               tensor_loss, tensor_nn, tensor_norm, tensor_pool, tensor_reduce, tensor_shape,
-               tensor_slice, tensor_sort, tensor_unary, tensor_upsample)
+from ..registry import find, op, register
 from ..._tensor import dtypes as D
 from ..._tensor.tensor import Tensor
 
@@ -187,7 +182,7 @@ def _dtype_position(qualified: str) -> int:
     return names.index("dtype") if "dtype" in names else -1
 
 
-def _out_kernel(base: Callable, name: str, qualified: str) -> Callable:
+def _out_kernel(qualified: str, name: str) -> Callable:
     checked = name.split(".")[0] not in _FREE_CAST
 
     def kernel(*args: Any) -> Tensor:
@@ -195,10 +190,10 @@ def _out_kernel(base: Callable, name: str, qualified: str) -> Callable:
         dtype_pos = -1 if checked else _dtype_position(qualified)
         if dtype_pos >= 0 and rest[dtype_pos] is None and not checked:
             rest[dtype_pos] = out.dtype        # a reduction computes in out's dtype
-        return store_out(base(*rest), out, checked)
+        return store_out(find(qualified).kernel(*rest), out, checked)
     kernel.__name__ = name
     kernel.__doc__ = f"{name.split('.')[0]} storing into out."
-    kernel.__module__ = getattr(base, "__module__", __name__)
+    kernel.wraps = qualified        # type: ignore[attr-defined]  (docs/operators.md lists it there)
     return kernel
 
 
@@ -236,24 +231,27 @@ _OUT_PAIRS: list[tuple[str, str]] = [
 ]
 
 
-def _pair_kernel(base: Callable, name: str) -> Callable:
+def _pair_kernel(qualified: str, name: str) -> Callable:
     def kernel(*args: Any) -> tuple[Tensor, Tensor]:
         *rest, o1, o2 = args
-        r1, r2 = base(*rest)
+        r1, r2 = find(qualified).kernel(*rest)
         return store_out(r1, o1), store_out(r2, o2)
     kernel.__name__ = name
     kernel.__doc__ = f"{name.split('.')[0]} storing both results into the given tensors."
-    kernel.__module__ = getattr(base, "__module__", __name__)
+    kernel.wraps = qualified        # type: ignore[attr-defined]
     return kernel
 
 
 def _register() -> None:
+    # the functional overloads are looked up when first needed (a schema asked for, a kernel
+    # called): importing their modules here would import most of the library with any one
     for base, overload in _OUT_FORMS:
         q = "aten::" + base
-        op(_out_schema(q, overload))(_out_kernel(find(q).kernel,
-                                                 f"{base.split('.')[0]}.{overload}", q))
+        register(functools.partial(_out_schema, q, overload),
+                 _out_kernel(q, f"{base.split('.')[0]}.{overload}"),
+                 qualified=f"aten::{base.split('.')[0]}.{overload}")
     for base, schema in _OUT_PAIRS:
-        op(schema)(_pair_kernel(find("aten::" + base).kernel, base))
+        op(schema)(_pair_kernel("aten::" + base, base))
 
 
 _register()
