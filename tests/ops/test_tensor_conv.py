@@ -143,12 +143,14 @@ def test_depthwise_and_grouped_against_torch(data: st.DataObject) -> None:
 @SET
 @given(data=st.data())
 def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
-    # the depthwise multiply-accumulate and the band product are second paths: they must
-    # agree with the general one
+    # the depthwise einsum and the band product are second paths: they must agree with
+    # the general one
     nd = data.draw(st.integers(1, 3), label="spatial dimensions")
     c = data.draw(depthwise_case(nd))
     x, w = c["x"], c["w"][:, :1]
     x = x[:, :c["groups"]]
+    if data.draw(st.booleans(), label="channels-last input"):
+        x = np.moveaxis(np.ascontiguousarray(np.moveaxis(x, 1, -1)), -1, 1)
     pads = [(p, p + data.draw(st.integers(0, 1))) for p in c["padding"]]
     padded = [s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads)]
     outs = tuple((p - d * (kk - 1) - 1) // s + 1 for p, d, kk, s in

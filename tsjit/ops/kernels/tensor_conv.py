@@ -1,16 +1,16 @@
 """Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
 transposed convolutions and the generic aten::convolution entry points.
 
-Depthwise convolutions (groups == channels) with kernels 5 wide or more are one matrix
-product per channel against a band matrix of its kernel, over many channels a
-multiply-accumulate per kernel position; any other convolution gathers the sliding windows
-of the padded input as a strided view and contracts them with the weight in one batched
-matrix product (im2col). Kernel positions that read only padding are dropped first. Both compute in float32
-for float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
+Depthwise convolutions (groups == channels) with few output positions per channel are one
+einsum over the windows of a channels-last copy, others with kernels 5 wide or more one
+matrix product per channel against a band matrix of its kernel; any other convolution
+gathers the sliding windows of the padded input as a strided view and contracts them with
+the weight in one batched matrix product (im2col). Kernel positions that read only padding
+are dropped first. All compute in float32 for float16/32 inputs as PyTorch does;
+transposed convolutions scatter per kernel position.
 """
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any, Optional, Sequence
 
@@ -127,16 +127,18 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
     a, k, pads = _drop_padding_positions(a, k, stride, pads, dilation, outs)
-    # the band matrix multiplies every input of a span, zeros included: an inf or NaN
-    # input would reach outputs whose windows do not hold it, so those go through im2col
-    # (a sum is one cheap pass, and is finite exactly when no element is inf or NaN,
-    # unless it overflows, which only costs the faster path)
-    if c == groups and k.shape[-1] >= 5 and math.isfinite(a.sum()):
-        return conv_band(a, k, bias, stride, pads, dilation, outs)
-    # measured (docs/design.md): over many channels a multiply-accumulate per kernel
-    # position beats im2col's one small matrix product per channel
-    if c == groups and c >= 256:
-        return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
+    if c == groups:
+        # measured (docs/design.md): the channels-last einsum wins while its inner loop
+        # (the channels) is long against the output positions; past that, im2col's one
+        # small matrix product per channel, or the band product for wide kernels
+        if o == c and 2 * c >= math.prod(outs):
+            return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
+        # the band matrix multiplies every input of a span, zeros included: an inf or NaN
+        # input would reach outputs whose windows do not hold it, so those go through
+        # im2col (a sum is one cheap pass, and is finite exactly when no element is inf
+        # or NaN, unless it overflows, which only costs the faster path)
+        if k.shape[-1] >= 5 and math.isfinite(a.sum()):
+            return conv_band(a, k, bias, stride, pads, dilation, outs)
     return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
 
 
@@ -212,51 +214,38 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     return y.reshape((n, o) + outs)
 
 
-# bytes of output a depthwise block accumulates, so that it and its temporary stay in cache
-DEPTHWISE_BLOCK = 1 << 18
-
-
 def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
                    stride: Sequence[int], pads: Sequence[tuple[int, int]],
                    dilation: Sequence[int], outs: tuple[int, ...]) -> np.ndarray:
-    """conv_nd with groups == channels (each output channel reads one input channel): a
-    multiply-accumulate per kernel position over a strided view of the padded input.
+    """conv_nd with groups == channels (each output channel reads one input channel): one
+    einsum over the windows of a channels-last copy of the padded input.
 
-    Channels last, so that the inner loop runs along the last output dimension and the
-    channels together against a repeated weight row; output rows in blocks of about
-    DEPTHWISE_BLOCK bytes."""
+    Channels last, the einsum's innermost loop runs along the channels, contiguous in the
+    windows and in the weights, for every output position and kernel position: one numpy
+    call whatever the kernel, where a multiply-accumulate per kernel position made two per
+    position over short runs (docs/design.md)."""
     n, c = a.shape[:2]
     m = k.shape[0] // c         # output channels per input channel
-    ks, sizes = k.shape[2:], a.shape[2:]
+    ks, sizes, nd = k.shape[2:], a.shape[2:], len(outs)
     cd = compute_dtype(a.dtype)
     padded = tuple(s + lo + hi for s, (lo, hi) in zip(sizes, pads))
-    xp = np.zeros((n,) + padded + (c,), cd)
+    xp = (np.zeros if any(lo or hi for lo, hi in pads) else np.empty)((n,) + padded + (c,), cd)
     xp[(slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sizes))] = \
         np.moveaxis(a, 1, -1)
-    # (*K, last output size, m, c): output channel i * m + j reads input channel i; the
-    # weights repeated along the last output dimension make each product one contiguous
-    # run (when that stride is 1) instead of one run of c per output position
-    w = np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks), (0, 1), (-1, -2))
-    w = np.ascontiguousarray(np.broadcast_to(w[..., None, :, :], ks + (outs[-1], m, c)))
-    b = None if bias is None else bias.astype(cd, copy=False).reshape(c, m).T
-    y = np.empty((n,) + outs + (m, c), cd)
-    tmp = np.empty_like(y)
-    step = max(1, DEPTHWISE_BLOCK // max(1, y[:, :1].nbytes))
-    s0, d0 = stride[0], dilation[0]
-    rest = [[slice(p * d, p * d + (o - 1) * s + 1, s) for p in range(kd)]
-            for kd, d, s, o in zip(ks[1:], dilation[1:], stride[1:], outs[1:])]
-    for r0 in range(0, outs[0], step):
-        r1 = min(outs[0], r0 + step)
-        yb, tb = y[:, r0:r1], tmp[:, r0:r1]
-        for i, pos in enumerate(itertools.product(range(ks[0]), *map(range, ks[1:]))):
-            start = pos[0] * d0 + r0 * s0
-            rows = slice(start, start + (r1 - r0 - 1) * s0 + 1, s0)
-            view = xp[(slice(None), rows) + tuple(r[p] for r, p in zip(rest, pos[1:]))]
-            np.multiply(view[..., None, :], w[pos], out=tb if i else yb)
-            if i:
-                yb += tb
-        if b is not None:
-            yb += b
+    sx = xp.strides
+    windows = strided(xp, (n,) + outs + ks + (c,),
+                      (sx[0],) + tuple(x * s for x, s in zip(sx[1:-1], stride)) +
+                      tuple(x * d for x, d in zip(sx[1:-1], dilation)) + (sx[-1],))
+    # (*K, m, c), contiguous along c as the windows are: output channel i * m + j reads
+    # input channel i
+    w = np.ascontiguousarray(np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks),
+                                         (0, 1), (-1, -2)))
+    o_ax, k_ax = list(range(1, 1 + nd)), list(range(1 + nd, 1 + 2 * nd))
+    m_ax, c_ax = 1 + 2 * nd, 2 + 2 * nd
+    y = np.einsum(windows, [0] + o_ax + k_ax + [c_ax], w, k_ax + [m_ax, c_ax],
+                  [0] + o_ax + [m_ax, c_ax])
+    if bias is not None:
+        y += bias.astype(cd, copy=False).reshape(c, m).T
     y = np.moveaxis(y, (-1, -2), (1, 2))
     return np.ascontiguousarray(y).reshape((n, c * m) + outs)
 
