@@ -75,9 +75,9 @@ def test_conv_drops_positions_reading_only_padding(size: int, k: int, pad: int, 
     w = rng.standard_normal((4, 4 // groups, k, k)).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32) if bias else None
     outs = tuple((s + 2 * pad - dilation * (k - 1) - 1) // stride + 1 for s in x.shape[2:])
-    _, cut, _ = _drop_padding_positions(x, w, [stride] * 2, [(pad, pad)] * 2, [dilation] * 2,
-                                        outs)
-    assert k == 1 or cut.shape[2] < k      # the case drops something
+    _, cut, _ = _drop_padding_positions(x.shape, w.shape, [stride] * 2, [(pad, pad)] * 2,
+                                        [dilation] * 2, outs)
+    assert k == 1 or w[cut].shape[2] < k      # the case drops something
     O.diff("aten::conv2d", x, w, b, [stride] * 2, [pad] * 2, [dilation] * 2, groups, **TOL)
 
 
@@ -226,3 +226,22 @@ def test_max_pool_nan_and_fresh_result() -> None:
     src = from_numpy(x.copy())
     r = O.kernel("aten::max_pool2d")(src, [1, 1], [1, 1], [0, 0], [1, 1], False)
     assert not np.shares_memory(r.numpy(), src.numpy())
+
+
+def test_conv_plans_are_kept_per_shape_and_parameters() -> None:
+    # a plan is made once per shapes, dtypes and parameters, and reused: each call still
+    # computes on its own arrays, and a failing check is raised each time (never kept)
+    from tsjit.ops.kernels import tensor_conv
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((6, 3, 3, 3)).astype(np.float32)
+    tensor_conv._PLANS.clear()
+    for shape, padding in [((1, 3, 8, 8), [1, 1]), ((1, 3, 8, 8), [1, 1]),
+                           ((2, 3, 5, 9), [1, 1]), ((1, 3, 8, 8), [0, 2]), ((3, 4, 4), [1, 1])]:
+        x = rng.standard_normal(shape).astype(np.float32)
+        O.diff("aten::conv2d", x, w, None, [1, 1], padding, [1, 1], 1, **TOL)
+    assert len(tensor_conv._PLANS) == 4
+    bad = from_numpy(rng.standard_normal((1, 4, 8, 8)).astype(np.float32))
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="expected input"):
+            tensor_conv.conv2d(bad, from_numpy(w), None, [1, 1], [1, 1], [1, 1], 1)
+    assert len(tensor_conv._PLANS) == 4

@@ -12,7 +12,7 @@ transposed convolutions scatter per kernel position.
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -104,21 +104,31 @@ def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[
 
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
-    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype: checks,
-    output size, then a depthwise path (groups == channels) or conv_im2col."""
-    n, c = a.shape[:2]
-    o = k.shape[0]
+    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype."""
+    return conv_plan(a.shape, k.shape, stride, pads, dilation, groups)(a, k, bias)
+
+
+Plan = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], np.ndarray]
+
+
+def conv_plan(shape: tuple[int, ...], kshape: tuple[int, ...], stride: Sequence[int],
+              pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> Plan:
+    """conv_nd for inputs of `shape` and weights of `kshape`: the checks, the output size,
+    the kernel positions to drop and the path (a depthwise one when groups == channels,
+    else conv_im2col) decided once, as a function of (input, weight, bias)."""
+    n, c = shape[:2]
+    o = kshape[0]
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    if c != k.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {fmt_shape(k.shape)}, "
-                           f"expected input{fmt_shape(a.shape)} to have {k.shape[1] * groups} "
+    if c != kshape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {fmt_shape(kshape)}, "
+                           f"expected input{fmt_shape(shape)} to have {kshape[1] * groups} "
                            f"channels, but got {c} channels instead")
     if o % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
-    ks = k.shape[2:]
-    padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
+                           f"at dimension 0, but got weight of size {fmt_shape(kshape)} instead")
+    ks = kshape[2:]
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(shape[2:], pads))
     eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, ks)]
     if any(e > p for e, p in zip(eff, padded)):
         raise RuntimeError(
@@ -126,35 +136,50 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
-    a, k, pads = _drop_padding_positions(a, k, stride, pads, dilation, outs)
-    if c == groups:
+    stride, dilation = list(stride), list(dilation)
+    crop, cut, pads = _drop_padding_positions(shape, kshape, stride, pads, dilation, outs)
+    kw = ks[-1] if cut is None else cut[-1].stop - cut[-1].start
+    path: Plan
+    if c == groups and o == c and 2 * c >= math.prod(outs):
         # measured (docs/design.md): the channels-last einsum wins while its inner loop
         # (the channels) is long against the output positions; past that, im2col's one
         # small matrix product per channel, or the band product for wide kernels
-        if o == c and 2 * c >= math.prod(outs):
-            return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
-        # the band matrix multiplies every input of a span, zeros included: an inf or NaN
-        # input would reach outputs whose windows do not hold it, so those go through
-        # im2col (a sum is one cheap pass, and is finite exactly when no element is inf
-        # or NaN, unless it overflows, which only costs the faster path)
-        if k.shape[-1] >= 5 and math.isfinite(a.sum()):
-            return conv_band(a, k, bias, stride, pads, dilation, outs)
-    return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
+        def path(a, k, b):
+            return conv_depthwise(a, k, b, stride, pads, dilation, outs)
+    elif c == groups and kw >= 5:
+        def path(a, k, b):
+            # the band matrix multiplies every input of a span, zeros included: an inf or
+            # NaN input would reach outputs whose windows do not hold it, so those go
+            # through im2col (a sum is one cheap pass, and is finite exactly when no
+            # element is inf or NaN, unless it overflows, which only costs the faster path)
+            if math.isfinite(a.sum()):
+                return conv_band(a, k, b, stride, pads, dilation, outs)
+            return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    else:
+        def path(a, k, b):
+            return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    if crop is None:
+        return path
+
+    def cropped(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+        return path(a[crop], k[cut], b)
+    return cropped
 
 
-def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
-                            pads: Sequence[tuple[int, int]], dilation: Sequence[int],
-                            outs: tuple[int, ...]
-                            ) -> tuple[np.ndarray, np.ndarray, list]:
+def _drop_padding_positions(shape: tuple[int, ...], kshape: tuple[int, ...],
+                            stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                            dilation: Sequence[int], outs: tuple[int, ...]
+                            ) -> tuple[Optional[tuple], Optional[tuple], list]:
     """The same convolution without the kernel positions whose windows read only padding
     (their products are all zero: a 7x7 kernel over a 2x2 image keeps 3x3): per dimension
     the kernel is cut to the range from the first position that reads the input to the
     last, and the padding (or, under dilation, the input's first elements) shifted to
-    match."""
+    match. Returns the index of the input to read, that of the kernel (both None when
+    nothing is dropped) and the new padding."""
     if not any(lo or hi for lo, hi in pads):
-        return a, k, list(pads)     # without padding every position reads the input
+        return None, None, list(pads)     # without padding every position reads the input
     cut, crop, new_pads = [], [], []
-    for kk, size, (lo, _), st, dl, o in zip(k.shape[2:], a.shape[2:], pads, stride, dilation,
+    for kk, size, (lo, _), st, dl, o in zip(kshape[2:], shape[2:], pads, stride, dilation,
                                             outs):
         if (o - 1) * st >= lo and (kk - 1) * dl - lo < size:
             # the first position's last window and the last position's first one read
@@ -170,10 +195,10 @@ def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
         cut.append(slice(p0, p1))
         crop.append(slice(skip, None))
         new_pads.append((lo2, hi2))
-    if all(c.start == 0 and c.stop == kk for c, kk in zip(cut, k.shape[2:])) and \
+    if all(c.start == 0 and c.stop == kk for c, kk in zip(cut, kshape[2:])) and \
             all(c.start == 0 for c in crop):
-        return a, k, list(pads)
-    return a[(slice(None),) * 2 + tuple(crop)], k[(slice(None),) * 2 + tuple(cut)], new_pads
+        return None, None, list(pads)
+    return (slice(None),) * 2 + tuple(crop), (slice(None),) * 2 + tuple(cut), new_pads
 
 
 def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
@@ -304,8 +329,37 @@ def conv_band(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     return y
 
 
+# a convolution's plan (conv_plan, with the unbatched and dtype handling around it) by all
+# it depends on: the shapes and dtypes of the input, weight and bias and the parameters. A
+# model calls each of its convolutions with the same ones every time: from the second call
+# on, the checks and choices cost one dictionary look-up (docs/design.md)
+_PLANS: dict[tuple, Plan] = {}
+PLANS_KEPT = 4096          # then the cache starts again (shapes that vary without end)
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if type(v) is list else v
+
+
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
           dilation: Any, groups: int, nd: int) -> Tensor:
+    a, k = input._a, weight._a
+    b = None if bias is None else bias._a
+    key = (a.shape, a.dtype, k.shape, k.dtype, None if b is None else b.dtype, nd,
+           _hashable(stride), _hashable(padding), _hashable(dilation), groups)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _conv_plan(input, weight, bias, stride, padding, dilation, groups, nd)
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return wrap(plan(a, k, b))
+
+
+def _conv_plan(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+               padding: Any, dilation: Any, groups: int, nd: int) -> Plan:
+    """The checks of conv{nd}d on these arguments' shapes, dtypes and parameters (raising
+    PyTorch's errors), and the rest as a function of (input, weight, bias) arrays."""
     a, k, unbatched = _check_inputs(input, weight, bias, nd, f"conv{nd}d")
     if k.ndim != nd + 2:
         raise RuntimeError(f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input")
@@ -329,9 +383,17 @@ def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, pa
         if any(x < 0 for x in p):
             raise RuntimeError("negative padding is not supported")
         pads = [(x, x) for x in p]
-    y = conv_nd(a, k, None if bias is None else bias._a, st, pads, dl, groups)
-    y = y.astype(input._a.dtype, copy=False)
-    return wrap(y[0] if unbatched else y)
+    run = conv_plan(a.shape, k.shape, st, pads, dl, groups)
+    dt = input._a.dtype
+    if unbatched:
+        def plan(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+            return run(a[None], k, b).astype(dt, copy=False)[0]
+    elif compute_dtype(dt) != dt:
+        def plan(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+            return run(a, k, b).astype(dt)
+    else:
+        plan = run
+    return plan
 
 
 @op("aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], "
