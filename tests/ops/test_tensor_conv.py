@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 from tests.helpers import tensor_oracle as O
 
 from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_im2col,  # noqa: E402
-                                           im2col)
+                                           conv_pointwise, im2col)
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -164,6 +164,25 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
             got = path(*args, outs)
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("groups,n,bias", [(1, 1, False), (1, 2, True), (3, 1, True),
+                                           (3, 2, False), (6, 1, True)])
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["contiguous", "reversed"])
+def test_pointwise_path_matches_im2col_path(groups: int, n: int, bias: bool, dt: type,
+                                            layout: str) -> None:
+    # 1x1 without stride or padding: the input as its own columns, against im2col's copy
+    rng = np.random.default_rng(groups * 10 + n)
+    x = rng.standard_normal((n, 6, 5, 7)).astype(dt)
+    if layout == "reversed":
+        x = x[..., ::-1]
+    w = rng.standard_normal((12, 6 // groups, 1, 1)).astype(dt)
+    b = rng.standard_normal(12).astype(dt) if bias else None
+    want = conv_im2col(x, w, b, [1, 1], [(0, 0)] * 2, [1, 1], groups, (5, 7))
+    got = conv_pointwise(x, w, b, groups)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])

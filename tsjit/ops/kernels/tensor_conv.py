@@ -155,6 +155,10 @@ def conv_plan(shape: tuple[int, ...], kshape: tuple[int, ...], stride: Sequence[
             if math.isfinite(a.sum()):
                 return conv_band(a, k, b, stride, pads, dilation, outs)
             return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    elif math.prod(ks) == 1 and all(x == 1 for x in stride) and \
+            not any(lo or hi for lo, hi in pads):
+        def path(a, k, b):
+            return conv_pointwise(a, k, b, groups)
     else:
         def path(a, k, b):
             return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
@@ -209,7 +213,8 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     im2col: the (strided, dilated, zero padded) windows of the input as columns
     (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
     rides in the product as one more column row of ones (a weight column of biases), which
-    is cheaper than adding it to the output afterwards."""
+    is cheaper than adding it to the output afterwards. (A 1x1 convolution without stride
+    or padding has its columns already: conv_pointwise.)"""
     n, c = a.shape[:2]
     o = k.shape[0]
     cd = compute_dtype(a.dtype)
@@ -217,26 +222,39 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     cg, og = c // groups, o // groups
     kk, ln = math.prod(ks), math.prod(outs)
     w = k.astype(cd, copy=False).reshape(groups, og, cg * kk)
-    if kk == 1 and all(p == (0, 0) for p in pads) and all(s == 1 for s in stride):
-        # a 1x1 convolution: the input already is its columns
-        cols = a.astype(cd, copy=False).reshape(n, groups, cg, ln)
-        fold = False
-    else:
-        fold = bias is not None
-        cols = np.empty((n, groups, cg * kk + fold, ln), cd)
-        im2col(a.reshape((n, groups, cg) + a.shape[2:]),
-               cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
-               dilation)
-        if fold:
-            cols[:, :, -1] = 1
-            w = np.concatenate([w, bias.astype(cd, copy=False).reshape(groups, og, 1)], axis=2)
+    fold = bias is not None
+    cols = np.empty((n, groups, cg * kk + fold, ln), cd)
+    im2col(a.reshape((n, groups, cg) + a.shape[2:]),
+           cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
+           dilation)
+    if fold:
+        cols[:, :, -1] = 1
+        w = np.concatenate([w, bias.astype(cd, copy=False).reshape(groups, og, 1)], axis=2)
     if groups == 1:     # (O, C*K) @ (N, C*K, L): numpy's batched matmul is slower with 4-D
         y = np.matmul(w[0], cols[:, 0])
     else:
         y = np.matmul(w, cols).reshape(n, o, ln)
-    if bias is not None and not fold:
-        y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + outs)
+
+
+def conv_pointwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                   groups: int) -> np.ndarray:
+    """conv_nd with a kernel of one position, stride 1 and no padding: the input already is
+    its columns, one matrix product (per image and group) and the bias added."""
+    n, c = a.shape[:2]
+    o = k.shape[0]
+    cd = compute_dtype(a.dtype)
+    if groups == 1:     # (O, C) @ (C, L): numpy's stacked matmul costs more per call
+        w = k.astype(cd, copy=False).reshape(o, c)
+        x = a.astype(cd, copy=False).reshape(n, c, -1)
+        y = np.matmul(w, x[0])[None] if n == 1 else np.matmul(w, x)
+    else:
+        w = k.astype(cd, copy=False).reshape(groups, o // groups, c // groups)
+        y = np.matmul(w, a.astype(cd, copy=False).reshape(n, groups, c // groups, -1))
+    if bias is not None:
+        y = y.reshape(n, o, -1)
+        y += bias.astype(cd, copy=False)[:, None]
+    return y.reshape((n, o) + a.shape[2:])
 
 
 def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
