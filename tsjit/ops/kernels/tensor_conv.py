@@ -3,11 +3,13 @@ transposed convolutions and the generic aten::convolution entry points.
 
 Depthwise convolutions (groups == channels) with few output positions per channel are one
 einsum over the windows of a channels-last copy, others with kernels 5 wide or more one
-matrix product per channel against a band matrix of its kernel; any other convolution
-gathers the sliding windows of the padded input as a strided view and contracts them with
-the weight in one batched matrix product (im2col). Kernel positions that read only padding
-are dropped first. All compute in float32 for float16/32 inputs as PyTorch does;
-transposed convolutions scatter per kernel position.
+matrix product per channel against a band matrix of its kernel; a 1x1 convolution
+without stride or padding is one matrix product of the input itself; any other gathers the
+sliding windows of the padded input as a strided view and contracts them with the weight in
+one batched matrix product (im2col). Kernel positions that read only padding are dropped
+first. These choices are made once per shapes and parameters (conv_plan, kept in _PLANS).
+All compute in float32 for float16/32 inputs as PyTorch does; transposed convolutions
+scatter per kernel position.
 """
 from __future__ import annotations
 
