@@ -167,7 +167,8 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("groups,n,bias", [(1, 1, False), (1, 2, True), (3, 1, True),
-                                           (3, 2, False), (6, 1, True)])
+                                           (3, 2, False), (6, 1, True), (1, 0, True),
+                                           (3, 0, False)])
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("layout", ["contiguous", "reversed"])
 def test_pointwise_path_matches_im2col_path(groups: int, n: int, bias: bool, dt: type,

@@ -244,17 +244,17 @@ def conv_pointwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     """conv_nd with a kernel of one position, stride 1 and no padding: the input already is
     its columns, one matrix product (per image and group) and the bias added."""
     n, c = a.shape[:2]
-    o = k.shape[0]
+    o, ln = k.shape[0], math.prod(a.shape[2:])
     cd = compute_dtype(a.dtype)
     if groups == 1:     # (O, C) @ (C, L): numpy's stacked matmul costs more per call
         w = k.astype(cd, copy=False).reshape(o, c)
-        x = a.astype(cd, copy=False).reshape(n, c, -1)
+        x = a.astype(cd, copy=False).reshape(n, c, ln)
         y = np.matmul(w, x[0])[None] if n == 1 else np.matmul(w, x)
     else:
         w = k.astype(cd, copy=False).reshape(groups, o // groups, c // groups)
-        y = np.matmul(w, a.astype(cd, copy=False).reshape(n, groups, c // groups, -1))
+        y = np.matmul(w, a.astype(cd, copy=False).reshape(n, groups, c // groups, ln))
     if bias is not None:
-        y = y.reshape(n, o, -1)
+        y = y.reshape(n, o, ln)
         y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + a.shape[2:])
 
