@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from tests.helpers import tensor_oracle as O
 
-from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_im2col,  # noqa: E402
-                                           conv_pointwise, im2col)
+from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_flat,  # noqa: E402
+                                           conv_im2col, conv_pointwise, im2col)
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -164,6 +164,42 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
             got = path(*args, outs)
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@SET
+@given(data=st.data())
+def test_flat_path_matches_im2col_path(data: st.DataObject) -> None:
+    # the flattened-input product (stride 1, one group) is a second path: it must agree
+    # with the general one, on strided inputs, asymmetric padding and half precision too
+    nd = data.draw(st.integers(1, 3), label="spatial dimensions")
+    c = data.draw(conv_case(nd))
+    x = c["x"] if c["x"].ndim == nd + 2 else c["x"][None]
+    w = c["w"][:, :1].repeat(x.shape[1], axis=1)
+    if data.draw(st.booleans(), label="reversed input"):
+        x = x[..., ::-1]
+    pads = [(p, p + data.draw(st.integers(0, 1))) for p in c["padding"]]
+    padded = [s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads)]
+    eff = [d * (kk - 1) + 1 for d, kk in zip(c["dilation"], w.shape[2:])]
+    assume(all(e <= p for e, p in zip(eff, padded)))
+    outs = tuple(p - e + 1 for p, e in zip(padded, eff))
+    for dt in (x.dtype, np.float16):
+        xs, ws = x.astype(dt), w.astype(dt)
+        bs = None if c["b"] is None else c["b"].astype(dt)
+        with np.errstate(all="ignore"):     # (non-finite biases)
+            want = conv_im2col(xs, ws, bs, [1] * nd, pads, c["dilation"], 1, outs)
+            got = conv_flat(xs, ws, bs, pads, c["dilation"], outs)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.flags.c_contiguous
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_flat_path_in_a_model_shape() -> None:
+    # densenet's 3x3 convolution of 128 channels into 32 takes the flat path (the plan's
+    # choice) and matches PyTorch, with padding and a bias
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 128, 5, 6)).astype(np.float32)
+    w = rng.standard_normal((4, 128, 3, 3)).astype(np.float32)
+    O.diff("aten::conv2d", x, w, rng.standard_normal(4).astype(np.float32), [1, 1], [1, 2],
+           [1, 1], 1, **TOL)
 
 
 @pytest.mark.parametrize("groups,n,bias", [(1, 1, False), (1, 2, True), (3, 1, True),

@@ -157,6 +157,12 @@ def conv_plan(shape: tuple[int, ...], kshape: tuple[int, ...], stride: Sequence[
             if math.isfinite(a.sum()):
                 return conv_band(a, k, b, stride, pads, dilation, outs)
             return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    elif groups == 1 and all(x == 1 for x in stride) and o * 32 <= c * math.prod(ks):
+        # measured (docs/design.md): the flat columns' cheaper copy outweighs the work at
+        # the padding's positions when the outputs are few against the columns
+        # (densenet's 3x3 convolutions of 128 channels into 32)
+        def path(a, k, b):
+            return conv_flat(a, k, b, pads, dilation, outs)
     elif math.prod(ks) == 1 and all(x == 1 for x in stride) and \
             not any(lo or hi for lo, hi in pads):
         def path(a, k, b):
@@ -237,6 +243,42 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     else:
         y = np.matmul(w, cols).reshape(n, o, ln)
     return y.reshape((n, o) + outs)
+
+
+def conv_flat(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+              pads: Sequence[tuple[int, int]], dilation: Sequence[int],
+              outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd with stride 1 and one group over the flattened padded input: a kernel
+    position's windows, for the outputs at every padded position past the first dimension,
+    are one contiguous run of it (output q reads flat index q + offset(position)), so the
+    columns are one copy of long runs instead of im2col's short ones. The product also
+    computes outputs at the padding's positions (padded / output sizes past the first
+    dimension times the work), which the copy to the result, with the bias added on the
+    way, drops."""
+    n, c = a.shape[:2]
+    o, ks, nd = k.shape[0], k.shape[2:], len(outs)
+    cd = compute_dtype(a.dtype)
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
+    length = outs[0] * math.prod(padded[1:])      # outputs computed per image
+    size = math.prod(padded)
+    pitch = [math.prod(padded[d + 1:]) for d in range(nd)]
+    # the last kernel position's run ends past the padded input by at most this much
+    slack = max(0, sum((kk - 1) * d * p for kk, d, p in zip(ks, dilation, pitch)) +
+                length - size)
+    buf = np.zeros((n, c, size + slack), cd)
+    buf[:, :, :size].reshape((n, c) + padded)[
+        (slice(None),) * 2 + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, a.shape[2:]))
+    ] = a
+    sb = buf.strides
+    cols = strided(buf, (n, c) + ks + (length,),
+                   sb[:2] + tuple(sb[2] * d * p for d, p in zip(dilation, pitch)) + (sb[2],))
+    w = k.astype(cd, copy=False).reshape(o, c * math.prod(ks))
+    y = np.matmul(w, cols.reshape(n, c * math.prod(ks), length))
+    y = y.reshape((n, o, outs[0]) + padded[1:])[(Ellipsis,) +
+                                                tuple(slice(0, x) for x in outs[1:])]
+    if bias is None:
+        return np.ascontiguousarray(y)
+    return np.add(y, bias.astype(cd, copy=False).reshape((o,) + (1,) * nd))
 
 
 def conv_pointwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
