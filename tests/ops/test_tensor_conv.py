@@ -192,14 +192,20 @@ def test_flat_path_matches_im2col_path(data: st.DataObject) -> None:
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_flat_path_in_a_model_shape() -> None:
-    # densenet's 3x3 convolution of 128 channels into 32 takes the flat path (the plan's
-    # choice) and matches PyTorch, with padding and a bias
+@pytest.mark.parametrize("x_shape,w_shape,padding,dilation", [
+    ((2, 128, 5, 6), (4, 128, 3, 3), [1, 2], [1, 1]),     # densenet's shape, smaller
+    ((1, 8, 2, 3), (2, 8, 7, 7), [3, 3], [1, 1]),         # positions reading only padding
+    ((1, 8, 6, 5), (2, 8, 3, 3), [3, 1], [2, 1]),         # dilated, uneven padding
+])
+def test_flat_path_in_the_plan(x_shape: tuple, w_shape: tuple, padding: list,
+                               dilation: list) -> None:
+    # convolutions with few outputs against their columns take the flat path (the plan's
+    # choice, after any kernel positions reading only padding are dropped) and match PyTorch
     rng = np.random.default_rng(7)
-    x = rng.standard_normal((2, 128, 5, 6)).astype(np.float32)
-    w = rng.standard_normal((4, 128, 3, 3)).astype(np.float32)
-    O.diff("aten::conv2d", x, w, rng.standard_normal(4).astype(np.float32), [1, 1], [1, 2],
-           [1, 1], 1, **TOL)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    O.diff("aten::conv2d", x, w, rng.standard_normal(w_shape[0]).astype(np.float32), [1, 1],
+           padding, dilation, 1, **TOL)
 
 
 @pytest.mark.parametrize("groups,n,bias", [(1, 1, False), (1, 2, True), (3, 1, True),

@@ -116,8 +116,9 @@ Plan = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], np.ndarray]
 def conv_plan(shape: tuple[int, ...], kshape: tuple[int, ...], stride: Sequence[int],
               pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> Plan:
     """conv_nd for inputs of `shape` and weights of `kshape`: the checks, the output size,
-    the kernel positions to drop and the path (a depthwise one when groups == channels,
-    else conv_im2col) decided once, as a function of (input, weight, bias)."""
+    the kernel positions to drop and the path (conv_depthwise or conv_band when groups ==
+    channels, conv_flat, conv_pointwise or conv_im2col) decided once, as a function of
+    (input, weight, bias)."""
     n, c = shape[:2]
     o = kshape[0]
     if groups <= 0:
