@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from tests.helpers import tensor_oracle as O
 
-from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_im2col,  # noqa: E402
-                                           im2col)
+from tsjit.ops.kernels.tensor_conv import (conv_band, conv_depthwise, conv_flat,  # noqa: E402
+                                           conv_im2col, conv_pointwise, im2col)
 from tsjit._tensor import from_numpy  # noqa: E402
 
 pytestmark = O.requires_torch
@@ -75,9 +75,9 @@ def test_conv_drops_positions_reading_only_padding(size: int, k: int, pad: int, 
     w = rng.standard_normal((4, 4 // groups, k, k)).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32) if bias else None
     outs = tuple((s + 2 * pad - dilation * (k - 1) - 1) // stride + 1 for s in x.shape[2:])
-    _, cut, _ = _drop_padding_positions(x, w, [stride] * 2, [(pad, pad)] * 2, [dilation] * 2,
-                                        outs)
-    assert k == 1 or cut.shape[2] < k      # the case drops something
+    _, cut, _ = _drop_padding_positions(x.shape, w.shape, [stride] * 2, [(pad, pad)] * 2,
+                                        [dilation] * 2, outs)
+    assert k == 1 or w[cut].shape[2] < k      # the case drops something
     O.diff("aten::conv2d", x, w, b, [stride] * 2, [pad] * 2, [dilation] * 2, groups, **TOL)
 
 
@@ -143,12 +143,14 @@ def test_depthwise_and_grouped_against_torch(data: st.DataObject) -> None:
 @SET
 @given(data=st.data())
 def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
-    # the depthwise multiply-accumulate and the band product are second paths: they must
-    # agree with the general one
+    # the depthwise einsum and the band product are second paths: they must agree with
+    # the general one
     nd = data.draw(st.integers(1, 3), label="spatial dimensions")
     c = data.draw(depthwise_case(nd))
     x, w = c["x"], c["w"][:, :1]
     x = x[:, :c["groups"]]
+    if data.draw(st.booleans(), label="channels-last input"):
+        x = np.moveaxis(np.ascontiguousarray(np.moveaxis(x, 1, -1)), -1, 1)
     pads = [(p, p + data.draw(st.integers(0, 1))) for p in c["padding"]]
     padded = [s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads)]
     outs = tuple((p - d * (kk - 1) - 1) // s + 1 for p, d, kk, s in
@@ -162,6 +164,68 @@ def test_depthwise_path_matches_im2col_path(data: st.DataObject) -> None:
             got = path(*args, outs)
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@SET
+@given(data=st.data())
+def test_flat_path_matches_im2col_path(data: st.DataObject) -> None:
+    # the flattened-input product (stride 1, one group) is a second path: it must agree
+    # with the general one, on strided inputs, asymmetric padding and half precision too
+    nd = data.draw(st.integers(1, 3), label="spatial dimensions")
+    c = data.draw(conv_case(nd))
+    x = c["x"] if c["x"].ndim == nd + 2 else c["x"][None]
+    w = c["w"][:, :1].repeat(x.shape[1], axis=1)
+    if data.draw(st.booleans(), label="reversed input"):
+        x = x[..., ::-1]
+    pads = [(p, p + data.draw(st.integers(0, 1))) for p in c["padding"]]
+    padded = [s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads)]
+    eff = [d * (kk - 1) + 1 for d, kk in zip(c["dilation"], w.shape[2:])]
+    assume(all(e <= p for e, p in zip(eff, padded)))
+    outs = tuple(p - e + 1 for p, e in zip(padded, eff))
+    for dt in (x.dtype, np.float16):
+        xs, ws = x.astype(dt), w.astype(dt)
+        bs = None if c["b"] is None else c["b"].astype(dt)
+        with np.errstate(all="ignore"):     # (non-finite biases)
+            want = conv_im2col(xs, ws, bs, [1] * nd, pads, c["dilation"], 1, outs)
+            got = conv_flat(xs, ws, bs, pads, c["dilation"], outs)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.flags.c_contiguous
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("x_shape,w_shape,padding,dilation", [
+    ((2, 128, 5, 6), (4, 128, 3, 3), [1, 2], [1, 1]),     # densenet's shape, smaller
+    ((1, 8, 2, 3), (2, 8, 7, 7), [3, 3], [1, 1]),         # positions reading only padding
+    ((1, 8, 6, 5), (2, 8, 3, 3), [3, 1], [2, 1]),         # dilated, uneven padding
+])
+def test_flat_path_in_the_plan(x_shape: tuple, w_shape: tuple, padding: list,
+                               dilation: list) -> None:
+    # convolutions with few outputs against their columns take the flat path (the plan's
+    # choice, after any kernel positions reading only padding are dropped) and match PyTorch
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    O.diff("aten::conv2d", x, w, rng.standard_normal(w_shape[0]).astype(np.float32), [1, 1],
+           padding, dilation, 1, **TOL)
+
+
+@pytest.mark.parametrize("groups,n,bias", [(1, 1, False), (1, 2, True), (3, 1, True),
+                                           (3, 2, False), (6, 1, True), (1, 0, True),
+                                           (3, 0, False)])
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["contiguous", "reversed"])
+def test_pointwise_path_matches_im2col_path(groups: int, n: int, bias: bool, dt: type,
+                                            layout: str) -> None:
+    # 1x1 without stride or padding: the input as its own columns, against im2col's copy
+    rng = np.random.default_rng(groups * 10 + n)
+    x = rng.standard_normal((n, 6, 5, 7)).astype(dt)
+    if layout == "reversed":
+        x = x[..., ::-1]
+    w = rng.standard_normal((12, 6 // groups, 1, 1)).astype(dt)
+    b = rng.standard_normal(12).astype(dt) if bias else None
+    want = conv_im2col(x, w, b, [1, 1], [(0, 0)] * 2, [1, 1], groups, (5, 7))
+    got = conv_pointwise(x, w, b, groups)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
@@ -224,3 +288,22 @@ def test_max_pool_nan_and_fresh_result() -> None:
     src = from_numpy(x.copy())
     r = O.kernel("aten::max_pool2d")(src, [1, 1], [1, 1], [0, 0], [1, 1], False)
     assert not np.shares_memory(r.numpy(), src.numpy())
+
+
+def test_conv_plans_are_kept_per_shape_and_parameters() -> None:
+    # a plan is made once per shapes, dtypes and parameters, and reused: each call still
+    # computes on its own arrays, and a failing check is raised each time (never kept)
+    from tsjit.ops.kernels import tensor_conv
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((6, 3, 3, 3)).astype(np.float32)
+    tensor_conv._PLANS.clear()
+    for shape, padding in [((1, 3, 8, 8), [1, 1]), ((1, 3, 8, 8), [1, 1]),
+                           ((2, 3, 5, 9), [1, 1]), ((1, 3, 8, 8), [0, 2]), ((3, 4, 4), [1, 1])]:
+        x = rng.standard_normal(shape).astype(np.float32)
+        O.diff("aten::conv2d", x, w, None, [1, 1], padding, [1, 1], 1, **TOL)
+    assert len(tensor_conv._PLANS) == 4
+    bad = from_numpy(rng.standard_normal((1, 4, 8, 8)).astype(np.float32))
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="expected input"):
+            tensor_conv.conv2d(bad, from_numpy(w), None, [1, 1], [1, 1], [1, 1], 1)
+    assert len(tensor_conv._PLANS) == 4

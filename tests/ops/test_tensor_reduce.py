@@ -289,3 +289,41 @@ def test_row_max_matches_numpy_max(shape: tuple) -> None:
         np.testing.assert_array_equal(row_max(x, 0), np.max(x, 0, keepdims=True))
     O.diff("aten::softmax.int", x, -1, None)
     O.diff("aten::log_softmax.int", x, -1, None)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("rows,length", [(1, 1), (7, 3), (672, 16), (5, 4096), (3, 4097)])
+def test_row_sums_match_pairwise_sums(dt: type, rows: int, length: int) -> None:
+    # the matrix-vector product sums in the input's precision: as close to numpy's
+    # pairwise float64 sums as float32 rounding allows, across the whole length bound
+    from tsjit.ops.kernels.tensor_reduce import row_sums
+    rng = np.random.default_rng(rows + length)
+    a = (rng.standard_normal((rows, length)) + 0.5).astype(dt)
+    got = row_sums(a)
+    assert got.dtype == dt and got.shape == (rows,)
+    want = np.add.reduce(a.astype(np.float64), axis=1)
+    scale = np.add.reduce(np.abs(a.astype(np.float64)), axis=1)
+    eps = np.finfo(dt).eps
+    assert np.all(np.abs(got - want) <= 8 * eps * scale + 1e-30)
+
+
+@pytest.mark.parametrize("shape,dims", [((2, 5, 4, 4), [2, 3]), ((2, 5, 4, 4), [-1, -2]),
+                                        ((3, 7), [1]), ((2, 3, 1, 1), [2, 3]),
+                                        ((2, 3, 65, 65), [2, 3]), ((2, 3, 4, 4), [1, 3]),
+                                        ((0, 3, 4, 4), [2, 3])])
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_mean_over_trailing_dims(shape: tuple, dims: list, keepdim: bool, dt: type,
+                                 layout: str) -> None:
+    # trailing dims of C-contiguous float32/64 go through row_sums (rows of 1 to 4096; the
+    # 65x65 rows and the others keep the general path): every case agrees with PyTorch
+    rng = np.random.default_rng(len(shape) + sum(dims))
+    a = rng.standard_normal(shape).astype(dt)
+    if layout == "transposed":
+        a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, 0, -1)), 0, -1)
+    O.diff("aten::mean.dim", a, dims, keepdim, None, rtol=1e-3 if dt == np.float16 else 1e-5,
+           atol=1e-3 if dt == np.float16 else 1e-6)
+    if len(shape) == 4 and dims == [2, 3]:
+        O.diff("aten::adaptive_avg_pool2d", a, [1, 1], rtol=1e-3 if dt == np.float16 else 1e-5,
+               atol=1e-3 if dt == np.float16 else 1e-6)

@@ -1,18 +1,20 @@
 """Convolutions: conv1d/2d/3d (numeric or 'same'/'valid' padding, stride, dilation, groups),
 transposed convolutions and the generic aten::convolution entry points.
 
-Depthwise convolutions (groups == channels) with kernels 5 wide or more are one matrix
-product per channel against a band matrix of its kernel, over many channels a
-multiply-accumulate per kernel position; any other convolution gathers the sliding windows
-of the padded input as a strided view and contracts them with the weight in one batched
-matrix product (im2col). Kernel positions that read only padding are dropped first. Both compute in float32
-for float16/32 inputs as PyTorch does; transposed convolutions scatter per kernel position.
+Depthwise convolutions (groups == channels) with few output positions per channel are one
+einsum over the windows of a channels-last copy, others with kernels 5 wide or more one
+matrix product per channel against a band matrix of its kernel; a 1x1 convolution
+without stride or padding is one matrix product of the input itself; any other gathers the
+sliding windows of the padded input as a strided view and contracts them with the weight in
+one batched matrix product (im2col). Kernel positions that read only padding are dropped
+first. These choices are made once per shapes and parameters (conv_plan, kept in _PLANS).
+All compute in float32 for float16/32 inputs as PyTorch does; transposed convolutions
+scatter per kernel position.
 """
 from __future__ import annotations
 
-import itertools
 import math
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -104,21 +106,32 @@ def im2col(x: np.ndarray, cols: np.ndarray, ks: Sequence[int], stride: Sequence[
 
 def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Sequence[int],
             pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> np.ndarray:
-    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype: checks,
-    output size, then a depthwise path (groups == channels) or conv_im2col."""
-    n, c = a.shape[:2]
-    o = k.shape[0]
+    """Cross-correlation of a (N, C, *S) with k (O, C/groups, *K), in compute_dtype."""
+    return conv_plan(a.shape, k.shape, stride, pads, dilation, groups)(a, k, bias)
+
+
+Plan = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], np.ndarray]
+
+
+def conv_plan(shape: tuple[int, ...], kshape: tuple[int, ...], stride: Sequence[int],
+              pads: Sequence[tuple[int, int]], dilation: Sequence[int], groups: int) -> Plan:
+    """conv_nd for inputs of `shape` and weights of `kshape`: the checks, the output size,
+    the kernel positions to drop and the path (conv_depthwise or conv_band when groups ==
+    channels, conv_flat, conv_pointwise or conv_im2col) decided once, as a function of
+    (input, weight, bias)."""
+    n, c = shape[:2]
+    o = kshape[0]
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    if c != k.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {fmt_shape(k.shape)}, "
-                           f"expected input{fmt_shape(a.shape)} to have {k.shape[1] * groups} "
+    if c != kshape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {fmt_shape(kshape)}, "
+                           f"expected input{fmt_shape(shape)} to have {kshape[1] * groups} "
                            f"channels, but got {c} channels instead")
     if o % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size {fmt_shape(k.shape)} instead")
-    ks = k.shape[2:]
-    padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
+                           f"at dimension 0, but got weight of size {fmt_shape(kshape)} instead")
+    ks = kshape[2:]
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(shape[2:], pads))
     eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, ks)]
     if any(e > p for e, p in zip(eff, padded)):
         raise RuntimeError(
@@ -126,33 +139,60 @@ def conv_nd(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray], stride: Se
             "). Kernel size: (" + " x ".join(map(str, eff)) + "). Kernel size can't be greater "
             "than actual input size")
     outs = tuple((p - e) // s + 1 for p, e, s in zip(padded, eff, stride))
-    a, k, pads = _drop_padding_positions(a, k, stride, pads, dilation, outs)
-    # the band matrix multiplies every input of a span, zeros included: an inf or NaN
-    # input would reach outputs whose windows do not hold it, so those go through im2col
-    # (a sum is one cheap pass, and is finite exactly when no element is inf or NaN,
-    # unless it overflows, which only costs the faster path)
-    if c == groups and k.shape[-1] >= 5 and math.isfinite(a.sum()):
-        return conv_band(a, k, bias, stride, pads, dilation, outs)
-    # measured (docs/design.md): over many channels a multiply-accumulate per kernel
-    # position beats im2col's one small matrix product per channel
-    if c == groups and c >= 256:
-        return conv_depthwise(a, k, bias, stride, pads, dilation, outs)
-    return conv_im2col(a, k, bias, stride, pads, dilation, groups, outs)
+    stride, dilation = list(stride), list(dilation)
+    crop, cut, pads = _drop_padding_positions(shape, kshape, stride, pads, dilation, outs)
+    kw = ks[-1] if cut is None else cut[-1].stop - cut[-1].start
+    path: Plan
+    if c == groups and o == c and 2 * c >= math.prod(outs):
+        # measured (docs/design.md): the channels-last einsum wins while its inner loop
+        # (the channels) is long against the output positions; past that, im2col's one
+        # small matrix product per channel, or the band product for wide kernels
+        def path(a, k, b):
+            return conv_depthwise(a, k, b, stride, pads, dilation, outs)
+    elif c == groups and kw >= 5:
+        def path(a, k, b):
+            # the band matrix multiplies every input of a span, zeros included: an inf or
+            # NaN input would reach outputs whose windows do not hold it, so those go
+            # through im2col (a sum is one cheap pass, and is finite exactly when no
+            # element is inf or NaN, unless it overflows, which only costs the faster path)
+            if math.isfinite(a.sum()):
+                return conv_band(a, k, b, stride, pads, dilation, outs)
+            return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    elif groups == 1 and all(x == 1 for x in stride) and o * 32 <= c * math.prod(ks):
+        # measured (docs/design.md): the flat columns' cheaper copy outweighs the work at
+        # the padding's positions when the outputs are few against the columns
+        # (densenet's 3x3 convolutions of 128 channels into 32)
+        def path(a, k, b):
+            return conv_flat(a, k, b, pads, dilation, outs)
+    elif math.prod(ks) == 1 and all(x == 1 for x in stride) and \
+            not any(lo or hi for lo, hi in pads):
+        def path(a, k, b):
+            return conv_pointwise(a, k, b, groups)
+    else:
+        def path(a, k, b):
+            return conv_im2col(a, k, b, stride, pads, dilation, groups, outs)
+    if crop is None:
+        return path
+
+    def cropped(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+        return path(a[crop], k[cut], b)
+    return cropped
 
 
-def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
-                            pads: Sequence[tuple[int, int]], dilation: Sequence[int],
-                            outs: tuple[int, ...]
-                            ) -> tuple[np.ndarray, np.ndarray, list]:
+def _drop_padding_positions(shape: tuple[int, ...], kshape: tuple[int, ...],
+                            stride: Sequence[int], pads: Sequence[tuple[int, int]],
+                            dilation: Sequence[int], outs: tuple[int, ...]
+                            ) -> tuple[Optional[tuple], Optional[tuple], list]:
     """The same convolution without the kernel positions whose windows read only padding
     (their products are all zero: a 7x7 kernel over a 2x2 image keeps 3x3): per dimension
     the kernel is cut to the range from the first position that reads the input to the
     last, and the padding (or, under dilation, the input's first elements) shifted to
-    match."""
+    match. Returns the index of the input to read, that of the kernel (both None when
+    nothing is dropped) and the new padding."""
     if not any(lo or hi for lo, hi in pads):
-        return a, k, list(pads)     # without padding every position reads the input
+        return None, None, list(pads)     # without padding every position reads the input
     cut, crop, new_pads = [], [], []
-    for kk, size, (lo, _), st, dl, o in zip(k.shape[2:], a.shape[2:], pads, stride, dilation,
+    for kk, size, (lo, _), st, dl, o in zip(kshape[2:], shape[2:], pads, stride, dilation,
                                             outs):
         if (o - 1) * st >= lo and (kk - 1) * dl - lo < size:
             # the first position's last window and the last position's first one read
@@ -168,10 +208,10 @@ def _drop_padding_positions(a: np.ndarray, k: np.ndarray, stride: Sequence[int],
         cut.append(slice(p0, p1))
         crop.append(slice(skip, None))
         new_pads.append((lo2, hi2))
-    if all(c.start == 0 and c.stop == kk for c, kk in zip(cut, k.shape[2:])) and \
+    if all(c.start == 0 and c.stop == kk for c, kk in zip(cut, kshape[2:])) and \
             all(c.start == 0 for c in crop):
-        return a, k, list(pads)
-    return a[(slice(None),) * 2 + tuple(crop)], k[(slice(None),) * 2 + tuple(cut)], new_pads
+        return None, None, list(pads)
+    return (slice(None),) * 2 + tuple(crop), (slice(None),) * 2 + tuple(cut), new_pads
 
 
 def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
@@ -182,7 +222,8 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     im2col: the (strided, dilated, zero padded) windows of the input as columns
     (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
     rides in the product as one more column row of ones (a weight column of biases), which
-    is cheaper than adding it to the output afterwards."""
+    is cheaper than adding it to the output afterwards. (A 1x1 convolution without stride
+    or padding has its columns already: conv_pointwise.)"""
     n, c = a.shape[:2]
     o = k.shape[0]
     cd = compute_dtype(a.dtype)
@@ -190,74 +231,113 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     cg, og = c // groups, o // groups
     kk, ln = math.prod(ks), math.prod(outs)
     w = k.astype(cd, copy=False).reshape(groups, og, cg * kk)
-    if kk == 1 and all(p == (0, 0) for p in pads) and all(s == 1 for s in stride):
-        # a 1x1 convolution: the input already is its columns
-        cols = a.astype(cd, copy=False).reshape(n, groups, cg, ln)
-        fold = False
-    else:
-        fold = bias is not None
-        cols = np.empty((n, groups, cg * kk + fold, ln), cd)
-        im2col(a.reshape((n, groups, cg) + a.shape[2:]),
-               cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
-               dilation)
-        if fold:
-            cols[:, :, -1] = 1
-            w = np.concatenate([w, bias.astype(cd, copy=False).reshape(groups, og, 1)], axis=2)
+    fold = bias is not None
+    cols = np.empty((n, groups, cg * kk + fold, ln), cd)
+    im2col(a.reshape((n, groups, cg) + a.shape[2:]),
+           cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
+           dilation)
+    if fold:
+        cols[:, :, -1] = 1
+        w = np.concatenate([w, bias.astype(cd, copy=False).reshape(groups, og, 1)], axis=2)
     if groups == 1:     # (O, C*K) @ (N, C*K, L): numpy's batched matmul is slower with 4-D
         y = np.matmul(w[0], cols[:, 0])
     else:
         y = np.matmul(w, cols).reshape(n, o, ln)
-    if bias is not None and not fold:
-        y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + outs)
 
 
-# bytes of output a depthwise block accumulates, so that it and its temporary stay in cache
-DEPTHWISE_BLOCK = 1 << 18
+def conv_flat(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+              pads: Sequence[tuple[int, int]], dilation: Sequence[int],
+              outs: tuple[int, ...]) -> np.ndarray:
+    """conv_nd with stride 1 and one group over the flattened padded input: a kernel
+    position's windows, for the outputs at every padded position past the first dimension,
+    are one contiguous run of it (output q reads flat index q + offset(position)), so the
+    columns are one copy of long runs instead of im2col's short ones. The product also
+    computes outputs at the padding's positions (padded / output sizes past the first
+    dimension times the work), which the copy to the result, with the bias added on the
+    way, drops."""
+    n, c = a.shape[:2]
+    o, ks, nd = k.shape[0], k.shape[2:], len(outs)
+    cd = compute_dtype(a.dtype)
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(a.shape[2:], pads))
+    length = outs[0] * math.prod(padded[1:])      # outputs computed per image
+    size = math.prod(padded)
+    pitch = [math.prod(padded[d + 1:]) for d in range(nd)]
+    # the last kernel position's run ends past the padded input by at most this much
+    slack = max(0, sum((kk - 1) * d * p for kk, d, p in zip(ks, dilation, pitch)) +
+                length - size)
+    buf = np.zeros((n, c, size + slack), cd)
+    buf[:, :, :size].reshape((n, c) + padded)[
+        (slice(None),) * 2 + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, a.shape[2:]))
+    ] = a
+    sb = buf.strides
+    cols = strided(buf, (n, c) + ks + (length,),
+                   sb[:2] + tuple(sb[2] * d * p for d, p in zip(dilation, pitch)) + (sb[2],))
+    w = k.astype(cd, copy=False).reshape(o, c * math.prod(ks))
+    y = np.matmul(w, cols.reshape(n, c * math.prod(ks), length))
+    y = y.reshape((n, o, outs[0]) + padded[1:])[(Ellipsis,) +
+                                                tuple(slice(0, x) for x in outs[1:])]
+    if bias is None:
+        return np.ascontiguousarray(y)
+    return np.add(y, bias.astype(cd, copy=False).reshape((o,) + (1,) * nd))
+
+
+def conv_pointwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
+                   groups: int) -> np.ndarray:
+    """conv_nd with a kernel of one position, stride 1 and no padding: the input already is
+    its columns, one matrix product (per image and group) and the bias added."""
+    n, c = a.shape[:2]
+    o, ln = k.shape[0], math.prod(a.shape[2:])
+    cd = compute_dtype(a.dtype)
+    if groups == 1:     # (O, C) @ (C, L): numpy's stacked matmul costs more per call
+        w = k.astype(cd, copy=False).reshape(o, c)
+        x = a.astype(cd, copy=False).reshape(n, c, ln)
+        y = np.matmul(w, x[0])[None] if n == 1 else np.matmul(w, x)
+    else:
+        w = k.astype(cd, copy=False).reshape(groups, o // groups, c // groups)
+        y = np.matmul(w, a.astype(cd, copy=False).reshape(n, groups, c // groups, ln))
+    if bias is not None:
+        y = y.reshape(n, o, ln)
+        y += bias.astype(cd, copy=False)[:, None]
+    return y.reshape((n, o) + a.shape[2:])
 
 
 def conv_depthwise(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
                    stride: Sequence[int], pads: Sequence[tuple[int, int]],
                    dilation: Sequence[int], outs: tuple[int, ...]) -> np.ndarray:
-    """conv_nd with groups == channels (each output channel reads one input channel): a
-    multiply-accumulate per kernel position over a strided view of the padded input.
+    """conv_nd with groups == channels (each output channel reads one input channel): one
+    einsum over the windows of a channels-last copy of the padded input.
 
-    Channels last, so that the inner loop runs along the last output dimension and the
-    channels together against a repeated weight row; output rows in blocks of about
-    DEPTHWISE_BLOCK bytes."""
+    Channels last, the einsum's innermost loop runs along the channels, contiguous in the
+    windows and in the weights, for every output position and kernel position: one numpy
+    call whatever the kernel, where a multiply-accumulate per kernel position made two per
+    position over short runs (docs/design.md)."""
     n, c = a.shape[:2]
     m = k.shape[0] // c         # output channels per input channel
-    ks, sizes = k.shape[2:], a.shape[2:]
+    ks, sizes, nd = k.shape[2:], a.shape[2:], len(outs)
     cd = compute_dtype(a.dtype)
     padded = tuple(s + lo + hi for s, (lo, hi) in zip(sizes, pads))
-    xp = np.zeros((n,) + padded + (c,), cd)
+    xp = (np.zeros if any(lo or hi for lo, hi in pads) else np.empty)((n,) + padded + (c,), cd)
+    # (transpose with the axes spelled out: np.moveaxis costs 4 us a call, three per call
+    # here against a 20-100 us convolution)
+    spatial = tuple(range(2, 2 + nd))
     xp[(slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sizes))] = \
-        np.moveaxis(a, 1, -1)
-    # (*K, last output size, m, c): output channel i * m + j reads input channel i; the
-    # weights repeated along the last output dimension make each product one contiguous
-    # run (when that stride is 1) instead of one run of c per output position
-    w = np.moveaxis(k.astype(cd, copy=False).reshape((c, m) + ks), (0, 1), (-1, -2))
-    w = np.ascontiguousarray(np.broadcast_to(w[..., None, :, :], ks + (outs[-1], m, c)))
-    b = None if bias is None else bias.astype(cd, copy=False).reshape(c, m).T
-    y = np.empty((n,) + outs + (m, c), cd)
-    tmp = np.empty_like(y)
-    step = max(1, DEPTHWISE_BLOCK // max(1, y[:, :1].nbytes))
-    s0, d0 = stride[0], dilation[0]
-    rest = [[slice(p * d, p * d + (o - 1) * s + 1, s) for p in range(kd)]
-            for kd, d, s, o in zip(ks[1:], dilation[1:], stride[1:], outs[1:])]
-    for r0 in range(0, outs[0], step):
-        r1 = min(outs[0], r0 + step)
-        yb, tb = y[:, r0:r1], tmp[:, r0:r1]
-        for i, pos in enumerate(itertools.product(range(ks[0]), *map(range, ks[1:]))):
-            start = pos[0] * d0 + r0 * s0
-            rows = slice(start, start + (r1 - r0 - 1) * s0 + 1, s0)
-            view = xp[(slice(None), rows) + tuple(r[p] for r, p in zip(rest, pos[1:]))]
-            np.multiply(view[..., None, :], w[pos], out=tb if i else yb)
-            if i:
-                yb += tb
-        if b is not None:
-            yb += b
-    y = np.moveaxis(y, (-1, -2), (1, 2))
+        a.transpose((0,) + spatial + (1,))
+    sx = xp.strides
+    windows = strided(xp, (n,) + outs + ks + (c,),
+                      (sx[0],) + tuple(x * s for x, s in zip(sx[1:-1], stride)) +
+                      tuple(x * d for x, d in zip(sx[1:-1], dilation)) + (sx[-1],))
+    # (*K, m, c), contiguous along c as the windows are: output channel i * m + j reads
+    # input channel i
+    w = np.ascontiguousarray(k.astype(cd, copy=False).reshape((c, m) + ks).transpose(
+        spatial + (1, 0)))
+    o_ax, k_ax = list(range(1, 1 + nd)), list(range(1 + nd, 1 + 2 * nd))
+    m_ax, c_ax = 1 + 2 * nd, 2 + 2 * nd
+    y = np.einsum(windows, [0] + o_ax + k_ax + [c_ax], w, k_ax + [m_ax, c_ax],
+                  [0] + o_ax + [m_ax, c_ax])
+    if bias is not None:
+        y += bias.astype(cd, copy=False).reshape(c, m).T
+    y = y.transpose((0, nd + 2, nd + 1) + tuple(range(1, nd + 1)))
     return np.ascontiguousarray(y).reshape((n, c * m) + outs)
 
 
@@ -307,7 +387,8 @@ def conv_band(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
             (sb[0], sb[3], sb[1], sb[2] * dl, sb[2] * st + sb[4]))[...] = \
         k.reshape(c, m, kr, kw)[..., None]
     y = np.matmul(windows.reshape(n, c, rows, kr * span), band.reshape(c, kr * span, m * tw))
-    y = np.moveaxis(y.reshape((n, c) + outs[:-1] + (tiles, m, tw)), -2, 2)
+    y = y.reshape((n, c) + outs[:-1] + (tiles, m, tw))
+    y = y.transpose((0, 1, nd + 2) + tuple(range(2, nd + 2)) + (nd + 3,))   # m after c
     y = y.reshape((n, c, m) + outs[:-1] + (tiles * tw,))[..., :ow]
     y = np.ascontiguousarray(y).reshape((n, c * m) + outs)
     if bias is not None:
@@ -315,8 +396,37 @@ def conv_band(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     return y
 
 
+# a convolution's plan (conv_plan, with the unbatched and dtype handling around it) by all
+# it depends on: the shapes and dtypes of the input, weight and bias and the parameters. A
+# model calls each of its convolutions with the same ones every time: from the second call
+# on, the checks and choices cost one dictionary look-up (docs/design.md)
+_PLANS: dict[tuple, Plan] = {}
+PLANS_KEPT = 4096          # then the cache starts again (shapes that vary without end)
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if type(v) is list else v
+
+
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
           dilation: Any, groups: int, nd: int) -> Tensor:
+    a, k = input._a, weight._a
+    b = None if bias is None else bias._a
+    key = (a.shape, a.dtype, k.shape, k.dtype, None if b is None else b.dtype, nd,
+           _hashable(stride), _hashable(padding), _hashable(dilation), groups)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _conv_plan(input, weight, bias, stride, padding, dilation, groups, nd)
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return wrap(plan(a, k, b))
+
+
+def _conv_plan(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+               padding: Any, dilation: Any, groups: int, nd: int) -> Plan:
+    """The checks of conv{nd}d on these arguments' shapes, dtypes and parameters (raising
+    PyTorch's errors), and the rest as a function of (input, weight, bias) arrays."""
     a, k, unbatched = _check_inputs(input, weight, bias, nd, f"conv{nd}d")
     if k.ndim != nd + 2:
         raise RuntimeError(f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input")
@@ -340,9 +450,17 @@ def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, pa
         if any(x < 0 for x in p):
             raise RuntimeError("negative padding is not supported")
         pads = [(x, x) for x in p]
-    y = conv_nd(a, k, None if bias is None else bias._a, st, pads, dl, groups)
-    y = y.astype(input._a.dtype, copy=False)
-    return wrap(y[0] if unbatched else y)
+    run = conv_plan(a.shape, k.shape, st, pads, dl, groups)
+    dt = input._a.dtype
+    if unbatched:
+        def plan(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+            return run(a[None], k, b).astype(dt, copy=False)[0]
+    elif compute_dtype(dt) != dt:
+        def plan(a: np.ndarray, k: np.ndarray, b: Optional[np.ndarray]) -> np.ndarray:
+            return run(a, k, b).astype(dt)
+    else:
+        plan = run
+    return plan
 
 
 @op("aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], "

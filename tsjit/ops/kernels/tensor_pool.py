@@ -12,7 +12,7 @@ from ..._tensor.kernel_util import (checked_scalar, fmt_shape, native_float, not
                                     quiet, wrap)
 from ..._tensor.tensor import Tensor
 from .tensor_conv import tup
-from .tensor_reduce import acc
+from .tensor_reduce import acc, trailing_mean
 
 
 def _batched(x: Tensor, nd: int, name: str) -> tuple[np.ndarray, bool]:
@@ -264,6 +264,12 @@ def _adaptive(self: Tensor, output_size: Any, nd: int, is_max: bool) -> tuple[Te
         # exactly (global pooling above all) are one reshaped mean
         x = native_float(a)
         sizes = a.shape[2:]
+        if all(o == 1 for o in outs):
+            # global pooling (the SE blocks' and classifiers'): one matrix-vector product
+            g = trailing_mean(np.ascontiguousarray(x), tuple(range(2, 2 + nd)), True)
+            if g is not None:
+                r = g.astype(a.dtype, copy=False)
+                return wrap(r[0] if unbatched else r), None
         if all(o and s % o == 0 for s, o in zip(sizes, outs)):
             tiles = sum(((o, s // o) for s, o in zip(sizes, outs)), ())
             # a sum and one division (np.mean's own bookkeeping costs more at these sizes)
