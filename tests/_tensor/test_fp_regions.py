@@ -61,3 +61,30 @@ def test_regions_nest_and_only_the_outermost_enters_errstate():
             assert _FP_IGNORED.get()
         assert _FP_IGNORED.get() and np.geterr()["over"] == "ignore"
     assert not _FP_IGNORED.get() and np.geterr() == before
+
+
+def test_in_region_unwraps_quiet_kernels_only():
+    from tsjit._tensor.kernel_util import in_region, quiet
+
+    def bare(x):
+        return x
+    assert in_region(quiet(bare)) is bare and in_region(quiet(quiet(bare))) is bare
+    assert in_region(bare) is bare
+
+
+@pytest.mark.parametrize("mode", ["interpreter", "codegen"])
+def test_scripted_code_runs_bare_quiet_kernels_in_its_region(mode):
+    # layer_norm is a `quiet` kernel: scripted code binds its bare function, which must still
+    # run without numpy raising (the call's region covers it)
+    @tsjit.jit.script
+    def f(x: tsjit.Tensor) -> tsjit.Tensor:
+        return tsjit.nn.functional.layer_norm(x * 1e30, [2]).softmax(-1)
+    old = np.seterr(all="raise")
+    try:
+        tsjit.jit.set_executor(mode)
+        for _ in range(3):
+            r = f(tsjit.tensor([[1e30, 0.0], [1.0, 2.0]]))
+    finally:
+        tsjit.jit.set_executor("auto")
+        np.seterr(**old)
+    assert np.isnan(r.numpy()[0]).all() and np.isfinite(r.numpy()[1]).all()

@@ -77,7 +77,19 @@ def quiet(fn: Callable) -> Callable:
             return fn(*args)
         with fp_ignored():
             return fn(*args)
+    wrapper._tsjit_bare = fn        # type: ignore[attr-defined]   (see in_region)
     return wrapper
+
+
+def in_region(kernel: Callable) -> Callable:
+    """What runs `kernel` inside an open `fp_ignored` region: a `quiet` kernel's own function
+    (its wrapper would only test the flag, a call per kernel), else `kernel` itself. Scripted
+    code always runs in a region (`interpreter.call_function`), so it binds these."""
+    while True:
+        bare = getattr(kernel, "_tsjit_bare", None)
+        if bare is None:
+            return kernel
+        kernel = bare
 
 
 def dtype_of(x: Any) -> D.dtype:
