@@ -70,3 +70,78 @@ def test_layer_norm_of_half_is_computed_in_float32():
     y = run("aten::layer_norm", T(x), [8], None, None, 1e-5, True).numpy()
     assert y.dtype == np.float16
     np.testing.assert_allclose(y, ref_layer_norm(x, 1, None, None, 1e-5)[0], atol=4e-3)
+
+
+def ref_softmax(x, safe=False):
+    x = x.astype(np.float64)
+    if x.size == 0:
+        return x
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=-1, keepdims=True)
+        e = np.exp(x - m)
+        r = e / e.sum(axis=-1, keepdims=True)
+    if safe and x.ndim:
+        r[np.all(x == -np.inf, axis=-1)] = 0
+    return r
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 1), (2, 3, 12), (1, 3, 197, 19), (4, 0)])
+@pytest.mark.parametrize("safe", [False, True])
+def test_softmax_last(dt, shape, safe):
+    from tsjit.ops.kernels.row_math import softmax_last
+    x = np.asarray(rng.standard_normal(shape) * 30, dt)
+    if x.ndim >= 2 and x.size:
+        x.reshape(-1, x.shape[-1])[0] = -np.inf                  # a fully masked row
+        x.reshape(-1, x.shape[-1])[-1, 0] = -np.inf              # a partly masked one
+        x.reshape(-1, x.shape[-1])[-1, -1] = np.finfo(dt).min    # masks as HF writes them
+    with fp_ignored():
+        r = softmax_last(x.copy(), safe)
+    assert r.dtype == dt and r.shape == x.shape
+    np.testing.assert_allclose(r, ref_softmax(x, safe), **tol(dt))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_softmax_last_nan_and_inf_rows_are_nan(bad):
+    from tsjit.ops.kernels.row_math import softmax_last
+    x = np.array([[1.0, bad, 2.0], [1.0, 2.0, 3.0]], np.float32)
+    for safe in (False, True):
+        with fp_ignored():
+            r = softmax_last(x.copy(), safe)
+        assert np.isnan(r[0]).all() and np.isfinite(r[1]).all()
+
+
+def ref_attention(q, k, v, mask, causal, scale):
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    s = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
+    w = q @ np.swapaxes(k, -1, -2) * s
+    if causal:
+        w = np.where(np.tril(np.ones(w.shape[-2:], bool)), w, -np.inf)
+    if mask is not None:
+        w = np.where(mask, w, -np.inf) if mask.dtype == np.bool_ else w + mask
+    return ref_softmax(w, safe=True) @ v
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("mask", [None, "bool", "float", "bool_rows"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_attention(dt, mask, causal, layout):
+    q = rng.standard_normal((2, 3, 7, 5)).astype(dt)
+    k = rng.standard_normal((2, 3, 6, 5)).astype(dt)
+    v = rng.standard_normal((2, 3, 6, 4)).astype(dt)
+    if layout == "noncontig":
+        q, k, v = noncontig(q), k.swapaxes(1, 2).copy().swapaxes(1, 2), noncontig(v)
+    m = None
+    if mask == "bool":
+        m = rng.random((7, 6)) > 0.4
+        m[2] = False
+    elif mask == "bool_rows":       # a key-padding mask broadcast over heads and queries
+        m = np.broadcast_to(np.array([True] * 4 + [False] * 2), (2, 1, 7, 6))
+    elif mask == "float":
+        m = np.where(rng.random((3, 7, 6)) > 0.4, rng.standard_normal((3, 7, 6)),
+                     -np.inf).astype(dt)
+    r = run("aten::scaled_dot_product_attention", T(q), T(k), T(v),
+            None if m is None else T(m), 0.0, causal, None, False).numpy()
+    assert r.dtype == dt and r.shape == (2, 3, 7, 4)
+    np.testing.assert_allclose(r, ref_attention(q, k, v, m, causal, None), **tol(dt))
