@@ -145,3 +145,46 @@ def test_attention(dt, mask, causal, layout):
             None if m is None else T(m), 0.0, causal, None, False).numpy()
     assert r.dtype == dt and r.shape == (2, 3, 7, 4)
     np.testing.assert_allclose(r, ref_attention(q, k, v, m, causal, None), **tol(dt))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("xs,n", [((12, 32), 32), ((1, 12, 32), 64), ((2, 3, 5), 7), ((0, 4), 3),
+                                  ((8, 300), 260), ((1, 300), 260), ((5,), 3)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_linear(dt, xs, n, bias, layout):
+    x = rng.standard_normal(xs).astype(dt)
+    w = rng.standard_normal((n, xs[-1])).astype(dt)
+    b = rng.standard_normal(n).astype(dt) if bias else None
+    if layout == "noncontig":
+        x, w = noncontig(x), noncontig(w)
+    r = run("aten::linear", T(x), T(w), None if b is None else T(b)).numpy()
+    e = x.astype(np.float64) @ w.T.astype(np.float64) + (0 if b is None else b)
+    assert r.dtype == dt and r.shape == e.shape
+    np.testing.assert_allclose(r, e, rtol=1e-4 if dt == np.float32 else 1e-12,
+                               atol=1e-4 if dt == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(12, 32, 96), (3, 5, 7), (8, 300, 260)])
+@pytest.mark.parametrize("bias", ["row", "full", "column"])
+@pytest.mark.parametrize("scale", [(1, 1), (0.5, 2), (1.0, 1)])
+def test_addmm(dt, m, k, n, bias, scale):
+    a, b = rng.standard_normal((m, k)).astype(dt), noncontig(rng.standard_normal((k, n)).astype(dt))
+    c = rng.standard_normal({"row": (n,), "full": (m, n), "column": (m, 1)}[bias]).astype(dt)
+    beta, alpha = scale
+    r = run("aten::addmm", T(c), T(a), T(b), beta, alpha).numpy()
+    e = beta * c.astype(np.float64) + alpha * (a.astype(np.float64) @ b)
+    assert r.dtype == dt and r.shape == (m, n)
+    np.testing.assert_allclose(r, e, rtol=1e-4 if dt == np.float32 else 1e-12,
+                               atol=1e-4 if dt == np.float32 else 1e-12)
+
+
+def test_linear_and_addmm_reject_mixed_dtypes():
+    x, w = T(np.ones((2, 3), np.float32)), T(np.ones((4, 3), np.float64))
+    with pytest.raises(RuntimeError, match="same dtype"):
+        run("aten::linear", x, w, None)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        run("aten::linear", x, T(np.ones((4, 3), np.float32)), T(np.ones(4, np.float64)))
+    with pytest.raises(RuntimeError, match="same dtype"):
+        run("aten::addmm", T(np.ones(4, np.float32)), x, T(np.ones((3, 4), np.float64)), 1, 1)

@@ -231,6 +231,18 @@ def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dty
 @quiet
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * (mat1 @ mat2)."""
+    a, b, c = mat1._a, mat2._a, self._a
+    nd = a.dtype
+    # the layers' case first (GPT-2's Conv1D): float matrices of one dtype, a plain bias,
+    # beta = alpha = 1; the bias added in place into the fresh product (the sum of two
+    # floats rounded once, as float64 accumulation then rounding gives too)
+    if nd is b.dtype and nd is c.dtype and nd in NATIVE_FLOATS and a.ndim == 2 and \
+            b.ndim == 2 and a.shape[1] == b.shape[0] and alpha.__class__ is int and \
+            beta.__class__ is int and alpha == beta == 1 and \
+            (c.shape == b.shape[1:] or c.shape == (a.shape[0], b.shape[1])):
+        r = _matmul2(a, b)
+        r += c
+        return wrap(r)
     p = mm(mat1, mat2)
     return _add_scaled(self, p._a, beta, alpha, p.dtype)
 
@@ -308,6 +320,16 @@ def addr(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any = 1, alpha: Any = 1
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     """input @ weight.T + bias."""
     x, w = input._a, weight._a
+    nd = x.dtype
+    # the layers' case first, checked at once: float32/float64 operands of one dtype, a
+    # matrix weight, a plain bias; one 2-D product with the bias added in place
+    if nd is w.dtype and nd in NATIVE_FLOATS and w.ndim == 2 and x.ndim >= 2 and \
+            x.shape[-1] == w.shape[1] and (bias is None or (bias._a.dtype is nd and
+                                                            bias._a.shape == w.shape[:1])):
+        r = _matmul2(x if x.ndim == 2 else x.reshape(-1, w.shape[1]), w.T)
+        if bias is not None:
+            r += bias._a
+        return wrap(r if x.ndim == 2 else r.reshape(x.shape[:-1] + w.shape[:1]))
     if x.ndim == 0 or w.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{x.ndim}D and {w.ndim}D")
