@@ -188,3 +188,28 @@ def test_linear_and_addmm_reject_mixed_dtypes():
         run("aten::linear", x, T(np.ones((4, 3), np.float32)), T(np.ones(4, np.float64)))
     with pytest.raises(RuntimeError, match="same dtype"):
         run("aten::addmm", T(np.ones(4, np.float32)), x, T(np.ones((3, 4), np.float64)), 1, 1)
+
+
+@pytest.mark.parametrize("name", ["add", "sub", "mul"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("other", [0.1, 3, -7.5e30, 2 ** 40, "f64_0d", "f32_0d", "i64_0d",
+                                   "f16_0d", "bool_0d", "same_shape", "row"])
+def test_arith_fast_paths_match_the_checked_kernels(name, dt, other):
+    from tsjit.ops.kernels import tensor_arith as A
+    slow = {"add": A._add_checked, "sub": A._sub_checked, "mul": A._mul_checked}[name]
+    x = noncontig(rng.standard_normal((3, 4)).astype(dt))
+    o = {"f64_0d": np.array(0.3), "f32_0d": np.array(0.3, np.float32),
+         "i64_0d": np.array(5), "f16_0d": np.array(0.3, np.float16),
+         "bool_0d": np.array(True), "same_shape": rng.standard_normal((3, 4)).astype(dt),
+         "row": rng.standard_normal(4).astype(dt)}.get(other, other)
+    o = T(o) if isinstance(o, np.ndarray) else o
+    if name == "sub" and other == "bool_0d":
+        with pytest.raises(RuntimeError):
+            run(f"aten::{name}.Tensor", T(x), o, 1)
+        return
+    args = (T(x), o) + ((1,) if name != "mul" else ())
+    with fp_ignored():
+        fast = getattr(A, name)(*args).numpy()
+        plain = slow(*args).numpy()
+    assert fast.dtype == plain.dtype == dt
+    np.testing.assert_array_equal(fast, plain)

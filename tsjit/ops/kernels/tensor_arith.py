@@ -37,30 +37,42 @@ def prep(self: Any, other: Any, dt: Optional[D.dtype] = None) -> tuple[D.dtype, 
 # the result has their dtype. numpy's floating-point warnings are filtered for tsjit's
 # modules (kernel_util), so this path also skips the errstate context `quiet` enters.
 _FAST_KINDS = frozenset("fiuc")
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
-    """A kernel computing `ufunc` directly for same-dtype, same-shape numeric tensors (and
-    alpha 1), else `slow`; one Python call on the path every tiny tensor op takes."""
+    """A kernel computing `ufunc` directly (alpha 1) for same-dtype, same-shape numeric
+    tensors, and for a float32/float64 tensor of some dims with a Python number or a 0-d
+    float or int tensor (the result has the tensor's dtype: the number is cast to it, as
+    PyTorch casts a wrapped scalar; numpy takes a Python number so, a 0-d array is cast by
+    `dtype=`), else `slow`; one Python call on the path every tiny tensor op takes."""
     new, ndarray = object.__new__, np.ndarray
 
     def kernel(self: Any, other: Any, *rest: Any) -> Tensor:
-        if self.__class__ is Tensor and other.__class__ is Tensor and \
-                (not rest or rest[0].__class__ is int and rest[0] == 1):
-            a, b = self._a, other._a
+        if self.__class__ is Tensor and (not rest or rest[0].__class__ is int and rest[0] == 1):
+            a = self._a
             dt = a.dtype
-            if dt is b.dtype and dt.kind in _FAST_KINDS and a.shape == b.shape:
-                r = ufunc(a, b)
+            c = other.__class__
+            if c is Tensor:
+                b = other._a
+                if dt is b.dtype and dt.kind in _FAST_KINDS and a.shape == b.shape:
+                    r = ufunc(a, b)
+                    t = new(Tensor)
+                    t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
+                    return t
+                if b.ndim == 0 and a.ndim and dt in _NATIVE and b.dtype.kind in "fi":
+                    t = new(Tensor)
+                    t._a = ufunc(a, b, dtype=dt)
+                    return t
+            elif (c is float or c is int) and a.ndim and dt in _NATIVE:
                 t = new(Tensor)
-                t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
+                t._a = ufunc(a, other)
                 return t
         return slow(self, other, *rest)
     kernel.__name__ = kernel.__qualname__ = slow.__name__.strip("_").removesuffix("_checked")
     kernel.__doc__ = slow.__doc__
     return kernel
 
-
-_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def inplace(fn: Callable, into: Optional[Callable[..., Any]] = None) -> Callable:
