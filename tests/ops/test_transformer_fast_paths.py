@@ -213,3 +213,31 @@ def test_arith_fast_paths_match_the_checked_kernels(name, dt, other):
         plain = slow(*args).numpy()
     assert fast.dtype == plain.dtype == dt
     np.testing.assert_array_equal(fast, plain)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("eq", ["B G H I D, B G H J D -> B G H I J", "bhij,bhjd->bhid",
+                                "ij,jk->ik", "ji,jk->ik", "ij,kj->ik", "ji,kj->ik", "bij,bjk->bki",
+                                "kik,kkj->kij", "bij,bkj->bij", "bij,bjk->bik"])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_einsum_matrix_products(dt, eq, layout):
+    letters = {c: n for c, n in zip("BGHIJDbhijdk", (2, 3, 2, 4, 5, 3, 2, 3, 4, 5, 3, 4))}
+    if eq == "kik,kkj->kij":
+        letters.update(k=3, i=3)
+    lhs = eq.replace(" ", "").split("->")[0].split(",")
+    ops = [(rng.standard_normal([letters[c] for c in term]) * 4).astype(dt) for term in lhs]
+    if layout == "noncontig":
+        ops = [noncontig(o) for o in ops]
+    r = run("aten::einsum", eq, [T(o) for o in ops], None).numpy()
+    e = np.einsum(eq.replace(" ", ""), *(o.astype(np.float64) for o in ops))
+    assert r.dtype == dt and r.shape == e.shape
+    np.testing.assert_allclose(r, e, **tol(dt if dt != np.int64 else np.float64))
+
+
+def test_einsum_matrix_form_is_found_only_for_matrix_products():
+    from tsjit.ops.kernels.tensor_linalg import _matmul_form
+    assert _matmul_form("BGHID,BGHJD->BGHIJ") == (False, True, "BGHIJ")
+    assert _matmul_form("ji,jk->ik") == (True, False, "ik")
+    for eq in ["ii,ij->ij", "bij,bjk->bki", "ij,jk->i", "bij,cjk->bik", "ij,ij->ij", "i,i->",
+               "kik,kkj->kij", "...ij,...jk->...ik", "ij,jk"]:
+        assert _matmul_form(eq) is None, eq

@@ -365,6 +365,31 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     return wrap(r.astype(input1._a.dtype))
 
 
+_MATMUL_FORMS: dict[str, Optional[tuple[bool, bool, str]]] = {}
+
+
+def _matmul_form(eq: str) -> Optional[tuple[bool, bool, str]]:
+    """For an einsum of two operands that is a batched matrix product (`bhid,bhjd->bhij`:
+    the same batch letters leading every term, one letter contracted), whether each operand
+    is transposed and the output's letters; else None. Memoised per equation."""
+    if eq in _MATMUL_FORMS:
+        return _MATMUL_FORMS[eq]
+    form = None
+    lhs, _, out = eq.partition("->")
+    x, _, y = lhs.partition(",")
+    n = len(out)
+    if "." not in eq and "," not in y and n >= 2 and len(x) == len(y) == n and \
+            len(set(out)) == n and x[:-2] == y[:-2] == out[:-2]:
+        i, j = out[-2:]
+        k = set(x[-2:]) & set(y[-2:])
+        if len(k) == 1 and i != j and {i, j}.isdisjoint(k):
+            (k,) = k
+            if k not in out and sorted(x[-2:]) == sorted(i + k) and sorted(y[-2:]) == sorted(k + j):
+                form = (x[-2:] == k + i, y[-2:] == j + k, out)
+    _MATMUL_FORMS[eq] = form
+    return form
+
+
 @op("aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor")
 @quiet
 def einsum(equation: str, tensors: Sequence[Tensor], path: Any = None) -> Tensor:
@@ -376,6 +401,13 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Any = None) -> Tensor
         if t.dtype != dt:
             raise RuntimeError("einsum(): operands do not have the same dtype")
     eq = equation.replace(" ", "")
+    if len(tensors) == 2 and dt.np in NATIVE_FLOATS:
+        a, b = tensors[0]._a, tensors[1]._a
+        form = _matmul_form(eq)
+        if form is not None and a.ndim == b.ndim == len(form[2]) and \
+                a.shape[:-2] == b.shape[:-2]:
+            return wrap(np.matmul(a.swapaxes(-1, -2) if form[0] else a,
+                                  b.swapaxes(-1, -2) if form[1] else b))
     try:
         r = np.einsum(eq, *(acc(t._a) for t in tensors), optimize=len(tensors) > 2)
     except ValueError as e:
