@@ -241,3 +241,22 @@ def test_einsum_matrix_form_is_found_only_for_matrix_products():
     for eq in ["ii,ij->ij", "bij,bjk->bki", "ij,jk->i", "bij,cjk->bik", "ij,ij->ij", "i,i->",
                "kik,kkj->kij", "...ij,...jk->...ik", "ij,jk"]:
         assert _matmul_form(eq) is None, eq
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("shape", [(7,), (3, 1), (2, 3, 49), (2, 0, 4)])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_softmax_kernel_over_the_last_dim(dt, shape, layout):
+    x = (rng.standard_normal(shape) * 10).astype(dt)
+    if x.ndim >= 2 and x.size:
+        x[0, 0] = -np.inf
+    if layout == "noncontig":
+        x = noncontig(x)
+    for dim in (-1, x.ndim - 1):
+        r = run("aten::softmax.int", T(x), dim, None).numpy()
+        assert r.dtype == dt and r.shape == x.shape
+        np.testing.assert_allclose(r, ref_softmax(x), **(tol(dt) if dt != np.float16 else
+                                                         dict(rtol=2e-3, atol=1e-3)))
+    r64 = run("aten::softmax.int", T(x), -1, tsjit.float64).numpy()
+    assert r64.dtype == np.float64
+    np.testing.assert_allclose(r64, ref_softmax(x), rtol=1e-12, atol=1e-12)
