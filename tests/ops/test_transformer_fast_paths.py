@@ -260,3 +260,30 @@ def test_softmax_kernel_over_the_last_dim(dt, shape, layout):
     r64 = run("aten::softmax.int", T(x), -1, tsjit.float64).numpy()
     assert r64.dtype == np.float64
     np.testing.assert_allclose(r64, ref_softmax(x), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 12, 64), (5,), (3, 70000), (2,)])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_gelu_fast_path_matches_the_generic_kernel(dt, shape, layout):
+    from tsjit.ops.kernels import tensor_activation as A
+    x = (rng.standard_normal(shape) * 4).astype(dt)
+    x.reshape(-1)[:3] = [np.inf, -np.inf, np.nan][:x.size]
+    if layout == "noncontig":
+        x = noncontig(x)
+    fast = run("aten::gelu", T(x), "none").numpy()
+    plain = A._gelu_f(T(x), "none").numpy()
+    assert fast.dtype == dt and fast.shape == x.shape
+    np.testing.assert_array_equal(fast, plain)
+    if dt == np.float32:      # PyTorch's vectorised kernel: +inf gives NaN
+        assert np.isnan(fast.reshape(-1)[0])
+    import scipy.special
+    x64 = x.astype(np.float64)
+    ok = np.isfinite(x64)
+    np.testing.assert_allclose(fast[ok], 0.5 * x64[ok] * scipy.special.erfc(-x64[ok] / np.sqrt(2)),
+                               rtol=1e-5 if dt == np.float32 else 1e-12, atol=1e-6)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_gelu_of_one_infinite_element_is_infinite(dt):
+    assert run("aten::gelu", T(np.array([np.inf], dt)), "none").numpy()[0] == np.inf
