@@ -287,3 +287,39 @@ def test_gelu_fast_path_matches_the_generic_kernel(dt, shape, layout):
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_gelu_of_one_infinite_element_is_infinite(dt):
     assert run("aten::gelu", T(np.array([np.inf], dt)), "none").numpy()[0] == np.inf
+
+
+@pytest.mark.parametrize("shifts,dims", [([-3, -3], [1, 2]), ([3], [0]), ([0, 5], [1, 2]),
+                                         ([7, -11, 2], [0, 1, 2]), ([2, 2], [1, 1]),
+                                         ([1, 1, 1, 1], [0, 1, 2, 3]), ([4], [-1]), ([13], [])])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_roll_matches_numpy(shifts, dims, layout):
+    x = rng.standard_normal((3, 5, 4, 2)).astype(np.float32)
+    if layout == "noncontig":
+        x = noncontig(x)
+    r = run("aten::roll", T(x), shifts, dims).numpy()
+    e = np.roll(x.reshape(-1), shifts[0]).reshape(x.shape) if not dims else \
+        np.roll(x, shifts, dims)
+    np.testing.assert_array_equal(r, e)
+    if 0 < len(dims) <= 3 and len(set(dims)) == len(dims):     # the block copies' result
+        assert r.flags.c_contiguous
+
+
+@pytest.mark.parametrize("pad", [[0, 0, 0, 0, 0, 0], [0, 0], [0, 0, 0, 0, 0, 0, 0, 0],
+                                 [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0]])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_pad_by_nothing_is_a_copy_like_the_general_path(pad, layout):
+    from tsjit.ops.kernels import tensor_pool as P
+    x = rng.standard_normal((1, 4, 4, 3)).astype(np.float32)
+    if layout == "noncontig":
+        x = noncontig(x)
+    try:
+        plain = P.constant_pad_nd(T(x), pad, 0).numpy()
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=str(e)[:30]):
+            run("aten::pad", T(x), pad, "constant", None)
+        return
+    t = T(x)
+    r = run("aten::pad", t, pad, "constant", None)
+    np.testing.assert_array_equal(r.numpy(), plain)
+    assert r.numpy().flags.c_contiguous and not np.shares_memory(r.numpy(), x)
