@@ -323,3 +323,95 @@ def test_pad_by_nothing_is_a_copy_like_the_general_path(pad, layout):
     r = run("aten::pad", t, pad, "constant", None)
     np.testing.assert_array_equal(r.numpy(), plain)
     assert r.numpy().flags.c_contiguous and not np.shares_memory(r.numpy(), x)
+
+
+_OTHERS = ["same", "row", "bad_shape", 0.1, 3, -2 ** 62, True, "f64_0d", "i64", "bool"]
+
+
+def _operand(kind, x):
+    if not isinstance(kind, str):
+        return kind
+    return {"same": lambda: T((rng.standard_normal(x.shape) * 3).astype(x.dtype)),
+            "row": lambda: T(x[0].copy()),
+            "bad_shape": lambda: T(np.ones((2, 7), x.dtype)),
+            "f64_0d": lambda: T(np.array(0.25)),
+            "i64": lambda: T(rng.integers(-3, 3, x.shape)),
+            "bool": lambda: T(rng.random(x.shape) > 0.5)}[kind]()
+
+
+def _outcome(fn, *args):
+    try:
+        with fp_ignored():
+            return fn(*args).numpy()
+    except RuntimeError as e:
+        return f"RuntimeError: {e}"
+
+
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int64, np.int32, np.bool_])
+@pytest.mark.parametrize("other", _OTHERS)
+def test_compare_direct_path_matches_the_promoting_path(name, dt, other):
+    from tsjit.ops.kernels import tensor_arith as A, tensor_compare as C
+    x = noncontig((rng.standard_normal((3, 4)) * 3).astype(dt))
+    o = _operand(other, x)
+    fn = getattr(np, {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+                      "gt": "greater", "ge": "greater_equal"}[name])
+
+    def plain(a, b):
+        _, p, q = A.prep(a, b)
+        return tsjit.from_numpy(fn(p, q))
+    r, e = _outcome(kernel(f"aten::{name}.Tensor"), T(x), o), _outcome(plain, T(x), o)
+    if isinstance(e, str):
+        assert r == e
+    else:
+        np.testing.assert_array_equal(r, e)
+
+
+@pytest.mark.parametrize("name", ["__and__", "__or__", "__xor__"])
+@pytest.mark.parametrize("dt", [np.bool_, np.int64, np.uint8])
+@pytest.mark.parametrize("other", ["same", "row", "bad_shape", "bool"])
+def test_bitwise_direct_path_matches_numpy(name, dt, other):
+    x = rng.integers(0, 5, (3, 4)).astype(dt)
+    o = _operand(other, x) if other != "same" else T(rng.integers(0, 5, (3, 4)).astype(dt))
+    r = _outcome(kernel(f"aten::{name}.Tensor"), T(x), o)
+    if other == "bad_shape":
+        assert isinstance(r, str) and "must match" in r
+        return
+    fn = {"__and__": np.bitwise_and, "__or__": np.bitwise_or, "__xor__": np.bitwise_xor}[name]
+    ob = o.numpy()
+    if ob.dtype != x.dtype:
+        ob = ob.astype(np.result_type(x.dtype, ob.dtype))
+    np.testing.assert_array_equal(r, fn(x.astype(ob.dtype), ob))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("value", [-np.inf, float(np.finfo(np.float32).min), 0, -1e300])
+@pytest.mark.parametrize("cond", ["full", "broadcast", "bad"])
+def test_where_with_a_number_matches_the_promoting_path(dt, value, cond):
+    from tsjit.ops.kernels import tensor_arith as A
+    x = noncontig(rng.standard_normal((2, 3, 4)).astype(dt))
+    c = {"full": rng.random((2, 3, 4)) > 0.5, "broadcast": rng.random((3, 1)) > 0.5,
+         "bad": np.ones((5,), bool)}[cond]
+
+    def plain(cc, a, b):
+        _, p, q = A.prep(a, b)
+        try:
+            return tsjit.from_numpy(np.where(cc._a, p, q))
+        except ValueError:
+            raise RuntimeError("shape") from None
+    r = _outcome(kernel("aten::where.ScalarOther"), T(c), T(x), value)
+    e = _outcome(plain, T(c), T(x), value)
+    if isinstance(e, str):
+        assert isinstance(r, str)
+    else:
+        assert r.dtype == e.dtype == dt
+        np.testing.assert_array_equal(r, e)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("e", [2, 3, -1, -2, -0.5, 2.0, 0.5])
+def test_pow_forms_take_the_direct_path(dt, e):
+    x = noncontig(np.abs(rng.standard_normal((3, 4))).astype(dt) + 0.1)
+    r = run("aten::pow.Tensor_Scalar", T(x), e).numpy()
+    assert r.dtype == dt
+    np.testing.assert_allclose(r, x.astype(np.float64) ** e, **tol(dt))

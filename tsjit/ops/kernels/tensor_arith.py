@@ -305,10 +305,10 @@ _POW_FORMS: dict[float, Callable[[np.ndarray], np.ndarray]] = {
 @quiet
 def pow(self: Any, exponent: Any) -> Tensor:
     """self ** exponent."""
-    dt, a, b = prep(self, exponent)
-    if dt.kind == "f" and a.dtype in NATIVE_FLOATS and isinstance(self, Tensor) and \
+    if self.__class__ is Tensor and self._a.dtype in NATIVE_FLOATS and \
             exponent.__class__ in (int, float) and exponent in _POW_FORMS:
-        return wrap(_POW_FORMS[exponent](a))
+        return wrap(_POW_FORMS[exponent](self._a))
+    dt, a, b = prep(self, exponent)
     if dt.kind in "bi":
         if isinstance(exponent, (int, float)) and not isinstance(exponent, bool) and \
                 exponent < 0 and isinstance(self, Tensor):
