@@ -415,3 +415,32 @@ def test_pow_forms_take_the_direct_path(dt, e):
     r = run("aten::pow.Tensor_Scalar", T(x), e).numpy()
     assert r.dtype == dt
     np.testing.assert_allclose(r, x.astype(np.float64) ** e, **tol(dt))
+
+
+@pytest.mark.parametrize("case", ["rows", "two", "broadcast", "negative", "out_of_bounds",
+                                  "bad_broadcast", "0d", "int32", "mask", "none"])
+def test_index_direct_path_matches_the_checked_path(case):
+    from tsjit.ops.kernels import tensor_index as I
+    x = noncontig(rng.standard_normal((5, 4, 3)).astype(np.float32))
+    idx = {"rows": [rng.integers(0, 5, (7,))],
+           "two": [rng.integers(0, 5, (2, 3)), rng.integers(0, 4, (2, 3))],
+           "broadcast": [rng.integers(0, 5, (1, 1, 3, 1)), rng.integers(0, 4, (1, 1, 1, 4))],
+           "negative": [rng.integers(-5, 0, (6,))],
+           "out_of_bounds": [np.array([0, 5])],
+           "bad_broadcast": [np.zeros(2, np.int64), np.zeros(3, np.int64)],
+           "0d": [np.array(2), np.array(-1), np.array(0)],
+           "int32": [rng.integers(0, 5, (4,)).astype(np.int32)],
+           "mask": [rng.random(5) > 0.5],
+           "none": [None, rng.integers(0, 4, (3,))]}[case]
+    ts = [None if i is None else T(np.asarray(i)) for i in idx]
+    try:
+        r = run("aten::index.Tensor", T(x), ts).numpy()
+    except IndexError as err:
+        r = f"IndexError: {err}"
+    try:
+        e = x[I.index_tuple(T(x), ts)]
+    except IndexError as err:
+        assert r == f"IndexError: {err}"
+    else:
+        np.testing.assert_array_equal(r, e)
+        assert not np.shares_memory(r, x)
