@@ -444,3 +444,50 @@ def test_index_direct_path_matches_the_checked_path(case):
     else:
         np.testing.assert_array_equal(r, e)
         assert not np.shares_memory(r, x)
+
+
+@pytest.mark.parametrize("shape,size", [((6,), [2, 3]), ((6,), [-1, 3]), ((6,), [-2, 3]),
+                                        ((6,), [-1, -1]), ((6,), [0, -1]), ((0,), [5, -1]),
+                                        ((0,), [0, -1]), ((1,), []), ((6,), [4, -1]),
+                                        ((2, 3), [3, 2]), ((2, 3), [6])])
+@pytest.mark.parametrize("layout", ["c", "transposed"])
+def test_view_direct_path_matches_the_checked_path(shape, size, layout):
+    from tsjit.ops.kernels import tensor_shape as S
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    if layout == "transposed":
+        x = x.T
+    try:
+        r = run("aten::view", T(x), size).numpy()
+    except RuntimeError as err:
+        r = str(err)
+    try:
+        e = S._view_array(x, S.infer_size(size, x.size))
+        if e is None:
+            raise RuntimeError("view size is not compatible")
+    except RuntimeError as err:
+        assert isinstance(r, str) and str(err)[:20] == r[:20]
+    else:
+        assert r.shape == e.shape and np.shares_memory(r, x) or r.size == 0
+        np.testing.assert_array_equal(r, e)
+
+
+@pytest.mark.parametrize("target", ["c", "slice", "expanded", "readonly"])
+@pytest.mark.parametrize("src", ["0d", "0d_f64", "full"])
+def test_copy_into_fast_path_matches_numpy(target, src):
+    base = np.zeros((4, 5), np.float32)
+    t = T(base)
+    dst = {"c": lambda: t, "slice": lambda: run("aten::slice.Tensor", t, 1, 1, 4, 1),
+           "expanded": lambda: run("aten::expand", T(np.zeros((1, 3), np.float32)), [2, 3], False),
+           "readonly": lambda: T(np.broadcast_to(np.zeros(3, np.float32), (3,)))}[target]()
+    shape = dst.numpy().shape
+    s = {"0d": np.array(2.5, np.float32), "0d_f64": np.array(2.5),
+         "full": np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)}[src]
+    try:
+        run("aten::copy_", dst, T(s), False)
+    except RuntimeError as err:
+        assert target == "expanded" and "more than one element" in str(err)
+        return
+    np.testing.assert_array_equal(dst.numpy(), np.broadcast_to(s, shape))
+    if target == "slice":
+        np.testing.assert_array_equal(base[:, 1:4], np.broadcast_to(s, shape))
+        assert (base[:, 0] == 0).all() and (base[:, 4] == 0).all()

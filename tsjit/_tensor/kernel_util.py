@@ -276,9 +276,11 @@ def check_no_overlap(a: np.ndarray) -> None:
 def write_into(self: Tensor, r: np.ndarray) -> Tensor:
     """Store result `r` into `self` in place (casting), as an in-place kernel does."""
     a = self._a
-    if r.dtype is a.dtype and r.shape == a.shape and a.flags.c_contiguous and \
-            a.flags.writeable:
-        np.copyto(a, r)     # the common case: no cast, no broadcast, no overlap to check
+    if r.dtype is a.dtype and a.flags.writeable and (
+            r.shape == a.shape and a.flags.c_contiguous or r.ndim == 0 and 0 not in a.strides):
+        # the common cases, one value or a whole array of the dtype: no cast, no broadcast
+        # to check, no overlap (no zero stride)
+        np.copyto(a, r)
         return self
     a = self._writable()
     check_no_overlap(a)
