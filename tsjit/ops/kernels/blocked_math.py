@@ -53,9 +53,8 @@ def blocked(formula: Callable[..., None], x: np.ndarray, scratch: int) -> np.nda
 
 def _gelu32(x: np.ndarray, out: np.ndarray, a: np.ndarray, t: np.ndarray) -> None:
     np.abs(x, out=a)
-    np.multiply(a, _P, out=t)
-    t += 1
-    np.reciprocal(t, out=t)
+    np.add(a, 1 / _P, out=t)          # t = 1 / (1 + p|x|) = (1/p) / (1/p + |x|): two passes
+    np.divide(1 / _P, t, out=t)
     np.multiply(t, _A[4], out=out)
     for c in (_A[3], _A[2], _A[1]):
         out += c
