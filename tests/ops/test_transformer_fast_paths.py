@@ -491,3 +491,22 @@ def test_copy_into_fast_path_matches_numpy(target, src):
     if target == "slice":
         np.testing.assert_array_equal(base[:, 1:4], np.broadcast_to(s, shape))
         assert (base[:, 0] == 0).all() and (base[:, 4] == 0).all()
+
+
+@pytest.mark.parametrize("m,k,n,form", [(5, 192, 576, 2), (2, 192, 768, 2), (12, 128, 128, 2),
+                                        (5, 192, 192, 0), (12, 32, 32, 0), (64, 512, 512, 1),
+                                        (64, 128, 128, 0), (1, 768, 768, 0)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["c", "noncontig"])
+def test_few_rows_products(m, k, n, form, dt, layout):
+    from tsjit.ops.kernels.tensor_linalg import _few_rows, _matmul2
+    x = rng.standard_normal((m, k)).astype(dt)
+    if layout == "noncontig":
+        x = noncontig(x)
+    w = rng.standard_normal((n, k)).astype(dt)
+    assert _few_rows(np.ascontiguousarray(x), w.T) == form
+    r = _matmul2(x, w.T)
+    assert r.flags.c_contiguous and r.dtype == dt
+    np.testing.assert_allclose(r, x.astype(np.float64) @ w.T.astype(np.float64),
+                               rtol=1e-4 if dt == np.float32 else 1e-12,
+                               atol=1e-3 if dt == np.float32 else 1e-12)

@@ -43,22 +43,34 @@ def _compute(a: np.ndarray) -> np.ndarray:
     return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
 
 
-def _few_rows(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs faster as
-    (b.T @ a.T).T: OpenBLAS's single-threaded sgemm/dgemm is up to twice as slow with a few
-    rows against a large transposed operand as with the large operand first (measured,
-    docs/design.md: 0.5x for M <= 16 against K x N = 768 x 768, 0.8x at M = 64; small
-    weights lose a little)."""
+def _few_rows(a: np.ndarray, b: np.ndarray) -> int:
+    """How a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs fastest: 0 as it
+    is, else as (b.T @ a.T).T, with a.T copied contiguous first when 2 (FEW_ROWS_COPY).
+    OpenBLAS's single-threaded sgemm/dgemm is up to 6x slower with a few rows against a
+    large transposed operand (measured on M x K x N grids, docs/design.md): up to 48 rows
+    the weight-first product on a contiguous copy of a.T is within 10% of the best where it
+    is not the best (2 x 192 x 768: 5.9x faster than as it is, 3.2x than on a.T's view),
+    except for tiny products and 2-5 rows of a narrow output; 49-64 rows take a.T's view
+    for large weights."""
     m, k = a.shape
     n = b.shape[1]
-    return 2 <= m <= 64 and k * n >= 1 << 16 and m * k * n >= 1 << 19 and \
-        b.flags.f_contiguous and a.dtype.kind == "f"
+    if not (2 <= m <= 64 and k * n >= 1 << 14 and b.flags.f_contiguous and
+            a.dtype.kind == "f"):
+        return 0
+    if m <= 48:
+        return FEW_ROWS_COPY if m >= 8 or m * n >= 1536 else 0
+    return 1 if k * n >= 1 << 16 and m * k * n >= 1 << 19 else 0
+
+
+FEW_ROWS_COPY = 2
 
 
 def _matmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a (M, K) @ b (K, N), C-ordered."""
-    if _few_rows(a, b):
-        return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+    form = _few_rows(a, b)
+    if form:
+        at = np.ascontiguousarray(a.T) if form == FEW_ROWS_COPY else a.T
+        return np.ascontiguousarray(np.matmul(b.T, at).T)
     return np.matmul(a, b)
 
 
