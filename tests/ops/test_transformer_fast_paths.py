@@ -46,7 +46,8 @@ def ref_layer_norm(x, k, w, b, eps):
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("shape,k", [((12, 32), 1), ((1, 7, 33), 1), ((3, 5, 4), 2),
-                                     ((5,), 1), ((2, 0, 3), 1), ((4, 1), 1)])
+                                     ((5,), 1), ((2, 0, 3), 1), ((4, 1), 1),
+                                     ((2, 3, 0), 2)])
 @pytest.mark.parametrize("affine", [True, False])
 @pytest.mark.parametrize("layout", ["c", "noncontig"])
 def test_layer_norm(dt, shape, k, affine, layout):
