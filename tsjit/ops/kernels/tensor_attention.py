@@ -11,7 +11,6 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..._tensor import dtypes as D
 from ..._tensor.creation import generator as _gen
 from ..registry import op
 from ..._tensor.kernel_util import fmt_shape, native_float, quiet, wrap
@@ -56,8 +55,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         np.copyto(w, -np.inf, where=_upper(L, S))
     if attn_mask is not None:
         m = attn_mask._a
-        if m.dtype != np.bool_ and attn_mask.dtype != D.float32 and \
-                attn_mask.dtype != query.dtype:
+        if m.dtype != np.bool_ and m.dtype != np.float32 and m.dtype != query._a.dtype:
             raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
                                f"dtype, but got attn_mask.dtype: {attn_mask.dtype.cname} and  "
                                f"query.dtype: {query.dtype.cname} instead.")
