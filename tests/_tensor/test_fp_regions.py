@@ -88,3 +88,17 @@ def test_scripted_code_runs_bare_quiet_kernels_in_its_region(mode):
         tsjit.jit.set_executor("auto")
         np.seterr(**old)
     assert np.isnan(r.numpy()[0]).all() and np.isfinite(r.numpy()[1]).all()
+
+
+def test_eager_fast_paths_that_may_overflow_do_not_raise():
+    # a number cast to float32 overflows (the direct arithmetic path is scripted code's
+    # only), GELU of inf computes 0 * inf: eager calls stay quiet under np.seterr("raise")
+    x = tsjit.tensor([1.0, np.inf, -2.0], dtype=tsjit.float32)
+    old = np.seterr(all="raise")
+    try:
+        m = tsjit.mul(x, 1e300)
+        a = tsjit.add(x, tsjit.tensor(1e300, dtype=tsjit.float64))
+        g = tsjit.nn.functional.gelu(x)
+    finally:
+        np.seterr(**old)
+    assert np.isinf(m.numpy()[0]) and np.isinf(a.numpy()[0]) and np.isnan(g.numpy()[1])

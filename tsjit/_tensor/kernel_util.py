@@ -29,6 +29,9 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
                         category=RuntimeWarning, module=r"tsjit\.")
 _FP_IGNORED: ContextVar[bool] = ContextVar("tsjit_fp_ignored", default=False)
+# Whether the caller runs inside such a region (fast paths that may overflow take it as
+# their condition, leaving eager calls to the quiet kernels).
+fp_region_open: Callable[[], bool] = _FP_IGNORED.get
 
 
 class fp_ignored:

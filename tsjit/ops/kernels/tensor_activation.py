@@ -111,6 +111,7 @@ _gelu_f = _floating("GeluKernelImpl", _gelu)
 
 
 @op("aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor")
+@quiet
 def gelu(self: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x) (exact erf form, or the tanh approximation)."""
     a = self._a

@@ -13,8 +13,9 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (NATIVE_FLOATS, broadcast_shapes, dtype_of, float_result, inplace_check,
-                                    not_implemented, quiet, scalar_to_np, to_np, wrap, write_into)
+from ..._tensor.kernel_util import (NATIVE_FLOATS, broadcast_shapes, dtype_of, float_result,
+                                    fp_region_open, inplace_check, not_implemented, quiet,
+                                    scalar_to_np, to_np, wrap, write_into)
 from ..._tensor.tensor import Tensor
 
 
@@ -45,8 +46,10 @@ def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
     tensors, and for a float32/float64 tensor of some dims with a Python number or a 0-d
     float or int tensor (the result has the tensor's dtype: the number is cast to it, as
     PyTorch casts a wrapped scalar; numpy takes a Python number so, a 0-d array is cast by
-    `dtype=`), else `slow`; one Python call on the path every tiny tensor op takes."""
-    new, ndarray = object.__new__, np.ndarray
+    `dtype=`), else `slow`; one Python call on the path every tiny tensor op takes. The
+    number's cast may overflow: that path is taken inside a region of ignored floating-point
+    errors only (scripted code), eager calls go through `slow`'s own."""
+    new, ndarray, region = object.__new__, np.ndarray, fp_region_open
 
     def kernel(self: Any, other: Any, *rest: Any) -> Tensor:
         if self.__class__ is Tensor and (not rest or rest[0].__class__ is int and rest[0] == 1):
@@ -60,11 +63,12 @@ def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
                     t = new(Tensor)
                     t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
                     return t
-                if b.ndim == 0 and a.ndim and dt in _NATIVE and b.dtype.kind in "fi":
+                if b.ndim == 0 and a.ndim and dt in _NATIVE and b.dtype.kind in "fi" and \
+                        region():
                     t = new(Tensor)
                     t._a = ufunc(a, b, dtype=dt)
                     return t
-            elif (c is float or c is int) and a.ndim and dt in _NATIVE:
+            elif (c is float or c is int) and a.ndim and dt in _NATIVE and region():
                 t = new(Tensor)
                 t._a = ufunc(a, other)
                 return t
