@@ -99,6 +99,8 @@ def test_eager_fast_paths_that_may_overflow_do_not_raise():
         m = tsjit.mul(x, 1e300)
         a = tsjit.add(x, tsjit.tensor(1e300, dtype=tsjit.float64))
         g = tsjit.nn.functional.gelu(x)
+        w = tsjit.where(x > 0, x, 1e300)
     finally:
         np.seterr(**old)
     assert np.isinf(m.numpy()[0]) and np.isinf(a.numpy()[0]) and np.isnan(g.numpy()[1])
+    assert np.isinf(w.numpy()[2])

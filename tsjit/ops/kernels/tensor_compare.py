@@ -7,7 +7,8 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import broadcast_shapes, fp_ignored, not_implemented, quiet, to_np, wrap
+from ..._tensor.kernel_util import (broadcast_shapes, fp_ignored, fp_region_open, not_implemented,
+                                    quiet, to_np, wrap)
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace, prep
 
@@ -218,8 +219,9 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.cname}")
     if self.__class__ is Tensor and self._a.dtype in _NATIVE_FLOATS and \
-            (other.__class__ is float or other.__class__ is int):
+            (other.__class__ is float or other.__class__ is int) and fp_region_open():
         # masking a float tensor with a number (attention masks): the number in its dtype
+        # (a cast that may overflow: scripted code's path only, see fp_region_open)
         try:
             return wrap(np.where(c, self._a, np.asarray(other, self._a.dtype)))
         except ValueError:
