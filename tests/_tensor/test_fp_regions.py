@@ -61,3 +61,46 @@ def test_regions_nest_and_only_the_outermost_enters_errstate():
             assert _FP_IGNORED.get()
         assert _FP_IGNORED.get() and np.geterr()["over"] == "ignore"
     assert not _FP_IGNORED.get() and np.geterr() == before
+
+
+def test_in_region_unwraps_quiet_kernels_only():
+    from tsjit._tensor.kernel_util import in_region, quiet
+
+    def bare(x):
+        return x
+    assert in_region(quiet(bare)) is bare and in_region(quiet(quiet(bare))) is bare
+    assert in_region(bare) is bare
+
+
+@pytest.mark.parametrize("mode", ["interpreter", "codegen"])
+def test_scripted_code_runs_bare_quiet_kernels_in_its_region(mode):
+    # layer_norm is a `quiet` kernel: scripted code binds its bare function, which must still
+    # run without numpy raising (the call's region covers it)
+    @tsjit.jit.script
+    def f(x: tsjit.Tensor) -> tsjit.Tensor:
+        return tsjit.nn.functional.layer_norm(x * 1e30, [2]).softmax(-1)
+    old = np.seterr(all="raise")
+    try:
+        tsjit.jit.set_executor(mode)
+        for _ in range(3):
+            r = f(tsjit.tensor([[1e30, 0.0], [1.0, 2.0]]))
+    finally:
+        tsjit.jit.set_executor("auto")
+        np.seterr(**old)
+    assert np.isnan(r.numpy()[0]).all() and np.isfinite(r.numpy()[1]).all()
+
+
+def test_eager_fast_paths_that_may_overflow_do_not_raise():
+    # a number cast to float32 overflows (the direct arithmetic path is scripted code's
+    # only), GELU of inf computes 0 * inf: eager calls stay quiet under np.seterr("raise")
+    x = tsjit.tensor([1.0, np.inf, -2.0], dtype=tsjit.float32)
+    old = np.seterr(all="raise")
+    try:
+        m = tsjit.mul(x, 1e300)
+        a = tsjit.add(x, tsjit.tensor(1e300, dtype=tsjit.float64))
+        g = tsjit.nn.functional.gelu(x)
+        w = tsjit.where(x > 0, x, 1e300)
+    finally:
+        np.seterr(**old)
+    assert np.isinf(m.numpy()[0]) and np.isinf(a.numpy()[0]) and np.isnan(g.numpy()[1])
+    assert np.isinf(w.numpy()[2])

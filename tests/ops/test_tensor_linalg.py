@@ -91,7 +91,7 @@ def test_linear_few_rows_path(rows: int, k: int, n: int, dt: type) -> None:
     rng = np.random.default_rng(rows * n)
     x = rng.standard_normal((rows, k)).astype(dt)
     w = rng.standard_normal((n, k)).astype(dt)
-    assert _few_rows(x, w.T) == (2 <= rows <= 64)
+    assert bool(_few_rows(x, w.T)) == (2 <= rows <= 64)
     got = product(x.reshape(1, rows, k), w.T)
     assert got.flags.c_contiguous and got.dtype == dt and got.shape == (1, rows, n)
     np.testing.assert_allclose(got[0], np.matmul(x, w.T), rtol=1e-4, atol=1e-4)

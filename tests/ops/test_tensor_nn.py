@@ -349,6 +349,36 @@ def test_scaled_dot_product_attention(causal: bool, mask: object) -> None:
     O.diff("aten::scaled_dot_product_attention", q, k, v, m, 0.0, causal, 0.3, False, **TOL)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mask", ["bool", "float"])
+def test_scaled_dot_product_attention_fully_masked_rows_give_zero(dtype, mask) -> None:
+    # PyTorch 2.13's math attention (`_safe_softmax`): a query that sees no key gives 0
+    q, k, v = randn(2, 3, 4, dtype=dtype), randn(2, 5, 4, dtype=dtype), randn(2, 5, 4, dtype=dtype)
+    m = rng.random((3, 5)) > 0.3
+    m[:, 0] = True
+    m[1] = False
+    if mask != "bool":
+        m = np.where(m, randn(3, 5, dtype=dtype), -np.inf).astype(dtype)
+    r = O.diff("aten::scaled_dot_product_attention", q, k, v, m, 0.0, False, None, False, **TOL)
+    assert np.isfinite(r.numpy()).all()
+    O.diff("aten::scaled_dot_product_attention", q, k, v, m, 0.0, False, 0.7, False, **TOL)
+
+
+@pytest.mark.parametrize("mask", [np.ones((2, 1, 3, 5), bool), np.zeros((2, 1, 3, 5), np.float32),
+                                  np.zeros((3, 5), np.float64), np.zeros((3, 5), np.float16)])
+def test_scaled_dot_product_attention_mask_errors(mask: np.ndarray) -> None:
+    # a mask may not broadcast the scores larger, nor be a float of another dtype than float
+    # and the query's
+    q, k, v = randn(2, 3, 4), randn(2, 5, 4), randn(2, 5, 4)
+    O.diff("aten::scaled_dot_product_attention", q, k, v, mask, 0.0, False, None, False, **TOL)
+
+
+@pytest.mark.parametrize("L,S", [(3, 5), (5, 3), (4, 4)])
+def test_scaled_dot_product_attention_causal_shapes(L: int, S: int) -> None:
+    q, k, v = randn(2, L, 4), randn(2, S, 4), randn(2, S, 3)
+    O.diff("aten::scaled_dot_product_attention", q, k, v, None, 0.0, True, None, False, **TOL)
+
+
 @pytest.mark.parametrize("need_weights,average", [(True, True), (True, False), (False, True)])
 @pytest.mark.parametrize("mask_kind", [None, "key_padding", "attn"])
 def test_native_multi_head_attention(need_weights: bool, average: bool, mask_kind: object) -> None:

@@ -29,6 +29,9 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 warnings.filterwarnings("ignore", message=r"(overflow|invalid value|divide by zero|underflow) encountered",
                         category=RuntimeWarning, module=r"tsjit\.")
 _FP_IGNORED: ContextVar[bool] = ContextVar("tsjit_fp_ignored", default=False)
+# Whether the caller runs inside such a region (fast paths that may overflow take it as
+# their condition, leaving eager calls to the quiet kernels).
+fp_region_open: Callable[[], bool] = _FP_IGNORED.get
 
 
 class fp_ignored:
@@ -77,7 +80,19 @@ def quiet(fn: Callable) -> Callable:
             return fn(*args)
         with fp_ignored():
             return fn(*args)
+    wrapper._tsjit_bare = fn        # type: ignore[attr-defined]   (see in_region)
     return wrapper
+
+
+def in_region(kernel: Callable) -> Callable:
+    """What runs `kernel` inside an open `fp_ignored` region: a `quiet` kernel's own function
+    (its wrapper would only test the flag, a call per kernel), else `kernel` itself. Scripted
+    code always runs in a region (`interpreter.call_function`), so it binds these."""
+    while True:
+        bare = getattr(kernel, "_tsjit_bare", None)
+        if bare is None:
+            return kernel
+        kernel = bare
 
 
 def dtype_of(x: Any) -> D.dtype:
@@ -264,9 +279,11 @@ def check_no_overlap(a: np.ndarray) -> None:
 def write_into(self: Tensor, r: np.ndarray) -> Tensor:
     """Store result `r` into `self` in place (casting), as an in-place kernel does."""
     a = self._a
-    if r.dtype is a.dtype and r.shape == a.shape and a.flags.c_contiguous and \
-            a.flags.writeable:
-        np.copyto(a, r)     # the common case: no cast, no broadcast, no overlap to check
+    if r.dtype is a.dtype and a.flags.writeable and (
+            r.shape == a.shape and a.flags.c_contiguous or r.ndim == 0 and 0 not in a.strides):
+        # the common cases, one value or a whole array of the dtype: no cast, no broadcast
+        # to check, no overlap (no zero stride)
+        np.copyto(a, r)
         return self
     a = self._writable()
     check_no_overlap(a)

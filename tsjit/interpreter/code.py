@@ -18,6 +18,7 @@ from ..ir import types as T
 from ..ir.diagnostics import SourceRange, TsjitError
 from ..ir.node_kinds import prim
 from ..ops import registry
+from .._tensor.kernel_util import in_region
 import operator
 
 from .instructions import (BACK, CALL, CALLI, GETATTR, IADD, IFDIV, IMUL, IREM, ISUB, JF, JUMP,
@@ -277,7 +278,7 @@ def node_kernel(n: Node) -> Any:
         o = registry.find_by_schema(n.schema)
         if o is None:
             raise TsjitError(f"no kernel is registered for {n.schema}", n.source_range)
-        return C_KERNELS.get(n.schema.qualified, o.kernel)
+        return C_KERNELS.get(n.schema.qualified) or in_region(o.kernel)
     try:
         return prim_kernel(n)
     except KeyError:

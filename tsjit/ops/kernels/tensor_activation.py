@@ -111,12 +111,18 @@ _gelu_f = _floating("GeluKernelImpl", _gelu)
 
 
 @op("aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor")
+@quiet
 def gelu(self: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x) (exact erf form, or the tanh approximation)."""
+    a = self._a
+    if approximate == "none" and a.dtype in B.NATIVE and a.size > 1:
+        # the models' case without the generic wrapper: PyTorch's vectorised float32 kernel
+        # turns +inf into NaN, as the float32 formula does (|x| * 0 in its erfc term)
+        return wrap(B.gelu_erf(a))
     r = _gelu_f(self, approximate)
-    if approximate == "none" and self.dtype == D.float32 and self._a.size > 1:
-        # PyTorch's vectorised float32 kernel turns +inf into NaN (its scalar path does not)
-        r._a[np.isposinf(self._a)] = np.nan
+    if approximate == "none" and self.dtype == D.float32 and a.size == 1:
+        # its scalar path (one element) keeps +inf
+        r._a[np.isposinf(a)] = np.inf
     return r
 
 

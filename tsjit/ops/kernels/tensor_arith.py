@@ -13,8 +13,9 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import (NATIVE_FLOATS, broadcast_shapes, dtype_of, float_result, inplace_check,
-                                    not_implemented, quiet, scalar_to_np, to_np, wrap, write_into)
+from ..._tensor.kernel_util import (NATIVE_FLOATS, broadcast_shapes, dtype_of, float_result,
+                                    fp_region_open, inplace_check, not_implemented, quiet,
+                                    scalar_to_np, to_np, wrap, write_into)
 from ..._tensor.tensor import Tensor
 
 
@@ -37,30 +38,45 @@ def prep(self: Any, other: Any, dt: Optional[D.dtype] = None) -> tuple[D.dtype, 
 # the result has their dtype. numpy's floating-point warnings are filtered for tsjit's
 # modules (kernel_util), so this path also skips the errstate context `quiet` enters.
 _FAST_KINDS = frozenset("fiuc")
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def same_dtype_fast(ufunc: Callable, slow: Callable) -> Callable:
-    """A kernel computing `ufunc` directly for same-dtype, same-shape numeric tensors (and
-    alpha 1), else `slow`; one Python call on the path every tiny tensor op takes."""
-    new, ndarray = object.__new__, np.ndarray
+    """A kernel computing `ufunc` directly (alpha 1) for same-dtype, same-shape numeric
+    tensors, and for a float32/float64 tensor of some dims with a Python number or a 0-d
+    float or int tensor (the result has the tensor's dtype: the number is cast to it, as
+    PyTorch casts a wrapped scalar; numpy takes a Python number so, a 0-d array is cast by
+    `dtype=`), else `slow`; one Python call on the path every tiny tensor op takes. The
+    number's cast may overflow: that path is taken inside a region of ignored floating-point
+    errors only (scripted code), eager calls go through `slow`'s own."""
+    new, ndarray, region = object.__new__, np.ndarray, fp_region_open
 
     def kernel(self: Any, other: Any, *rest: Any) -> Tensor:
-        if self.__class__ is Tensor and other.__class__ is Tensor and \
-                (not rest or rest[0].__class__ is int and rest[0] == 1):
-            a, b = self._a, other._a
+        if self.__class__ is Tensor and (not rest or rest[0].__class__ is int and rest[0] == 1):
+            a = self._a
             dt = a.dtype
-            if dt is b.dtype and dt.kind in _FAST_KINDS and a.shape == b.shape:
-                r = ufunc(a, b)
+            c = other.__class__
+            if c is Tensor:
+                b = other._a
+                if dt is b.dtype and dt.kind in _FAST_KINDS and a.shape == b.shape:
+                    r = ufunc(a, b)
+                    t = new(Tensor)
+                    t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
+                    return t
+                if b.ndim == 0 and a.ndim and dt in _NATIVE and b.dtype.kind in "fi" and \
+                        region():
+                    t = new(Tensor)
+                    t._a = ufunc(a, b, dtype=dt)
+                    return t
+            elif (c is float or c is int) and a.ndim and dt in _NATIVE and region():
                 t = new(Tensor)
-                t._a = r if r.__class__ is ndarray else np.asarray(r)   # 0-d: a numpy scalar
+                t._a = ufunc(a, other)
                 return t
         return slow(self, other, *rest)
     kernel.__name__ = kernel.__qualname__ = slow.__name__.strip("_").removesuffix("_checked")
     kernel.__doc__ = slow.__doc__
     return kernel
 
-
-_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def inplace(fn: Callable, into: Optional[Callable[..., Any]] = None) -> Callable:
@@ -293,10 +309,10 @@ _POW_FORMS: dict[float, Callable[[np.ndarray], np.ndarray]] = {
 @quiet
 def pow(self: Any, exponent: Any) -> Tensor:
     """self ** exponent."""
-    dt, a, b = prep(self, exponent)
-    if dt.kind == "f" and a.dtype in NATIVE_FLOATS and isinstance(self, Tensor) and \
+    if self.__class__ is Tensor and self._a.dtype in NATIVE_FLOATS and \
             exponent.__class__ in (int, float) and exponent in _POW_FORMS:
-        return wrap(_POW_FORMS[exponent](a))
+        return wrap(_POW_FORMS[exponent](self._a))
+    dt, a, b = prep(self, exponent)
     if dt.kind in "bi":
         if isinstance(exponent, (int, float)) and not isinstance(exponent, bool) and \
                 exponent < 0 and isinstance(self, Tensor):

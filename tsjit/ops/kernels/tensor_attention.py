@@ -16,6 +16,7 @@ from ..registry import op
 from ..._tensor.kernel_util import fmt_shape, native_float, quiet, wrap
 from ..._tensor.tensor import Tensor
 from .blocked_math import gelu_erf
+from .row_math import softmax_last
 from .tensor_reduce import row_max
 
 
@@ -45,20 +46,46 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         rep = q.shape[-3] // k.shape[-3]
         k = np.repeat(k, rep, axis=-3)
         v = np.repeat(v, rep, axis=-3)
-    L, S = q.shape[-2], k.shape[-2]
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    w = np.matmul(q, np.swapaxes(k, -1, -2))
+    # one batched product (BLAS per matrix; k's transpose is a view), scaled in place
+    w = np.matmul(q, k.swapaxes(-1, -2))
     w *= s
     if is_causal:
-        w = np.where(np.tril(np.ones((L, S), bool)), w, -np.inf)
+        L, S = q.shape[-2], k.shape[-2]
+        np.copyto(w, -np.inf, where=_upper(L, S))
     if attn_mask is not None:
         m = attn_mask._a
-        w = np.where(m, w, -np.inf) if m.dtype == np.bool_ else w + native_float(m)
-    p = _softmax(w)
+        if m.dtype != np.bool_ and m.dtype != np.float32 and m.dtype != query._a.dtype:
+            raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
+                               f"dtype, but got attn_mask.dtype: {attn_mask.dtype.cname} and  "
+                               f"query.dtype: {query.dtype.cname} instead.")
+        try:        # in place; PyTorch's is too, so a mask may not broadcast w larger
+            if m.dtype == np.bool_:
+                np.copyto(w, -np.inf, where=~m)
+            else:
+                np.add(w, m, out=w, casting="unsafe")
+        except ValueError:
+            raise RuntimeError(f"output with shape {fmt_shape(w.shape)} doesn't match the "
+                               "broadcast shape "
+                               f"{fmt_shape(np.broadcast_shapes(w.shape, m.shape))}") from None
+    # fully masked rows give 0, as PyTorch's math attention (`_safe_softmax`) does
+    p = softmax_last(w, safe=True)
     if dropout_p > 0:
         keep = _gen().random(p.shape) >= dropout_p
         p = np.where(keep, p / (1 - dropout_p), 0.0)
-    return wrap((p @ v).astype(query._a.dtype))
+    return wrap(np.matmul(p, v).astype(query._a.dtype, copy=False))
+
+
+_UPPER: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _upper(L: int, S: int) -> np.ndarray:
+    """The read-only (L, S) mask of the entries a causal attention hides (above the diagonal)."""
+    u = _UPPER.get((L, S))
+    if u is None:
+        u = _UPPER[(L, S)] = np.triu(np.ones((L, S), bool), 1)
+        u.flags.writeable = False
+    return u
 
 
 def _masked_softmax_np(x: np.ndarray, mask: Optional[np.ndarray]) -> np.ndarray:

@@ -7,14 +7,45 @@ import numpy as np
 
 from ..._tensor import dtypes as D
 from ..registry import op
-from ..._tensor.kernel_util import broadcast_shapes, fp_ignored, not_implemented, quiet, to_np, wrap
+from ..._tensor.kernel_util import (broadcast_shapes, fp_ignored, fp_region_open, not_implemented,
+                                    quiet, to_np, wrap)
 from ..._tensor.tensor import Tensor
 from .tensor_arith import inplace, prep
+
+
+# Operands compared without promotion: tensors of one real dtype, a float tensor and a Python
+# number (numpy casts the number to the tensor's dtype, as PyTorch promotes a wrapped scalar),
+# an int64 tensor and a Python int. Shapes that do not broadcast
+# take the checked path for PyTorch's error.
+_DIRECT_KINDS = frozenset("fiub")
+_NATIVE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_INT64 = np.dtype(np.int64)
+
+
+def _direct(self: Any, other: Any, fn: Callable) -> Any:
+    """fn(self, other) on the arrays when no promotion is needed, else None."""
+    if self.__class__ is not Tensor:
+        return None
+    a = self._a
+    c = other.__class__
+    try:
+        if c is Tensor:
+            if a.dtype is other._a.dtype and a.dtype.kind in _DIRECT_KINDS:
+                return fn(a, other._a)
+        elif (c is float or c is int) and a.dtype in _NATIVE_FLOATS or \
+                c is int and a.dtype == _INT64:
+            return fn(a, other)
+    except ValueError:
+        pass
+    return None
 
 
 def _compare(name: str, fn: Callable, ordered: bool) -> Callable:
     @quiet
     def kernel(self: Any, other: Any) -> Tensor:
+        r = _direct(self, other, fn)
+        if r is not None:
+            return wrap(r)
         dt, a, b = prep(self, other)
         if ordered and dt.kind == "c":
             raise not_implemented(name + "_cpu", dt)
@@ -85,6 +116,11 @@ logical_not_ = op("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)")(inplace(l
 # --- bitwise ----------------------------------------------------------------------------
 def _bitwise(name: str, fn: Callable) -> Callable:
     def kernel(self: Any, other: Any) -> Tensor:
+        if self.__class__ is Tensor and other.__class__ is Tensor and \
+                self._a.dtype is other._a.dtype and self._a.dtype.kind in "biu":
+            r = _direct(self, other, fn)
+            if r is not None:
+                return wrap(r)
         dt, a, b = prep(self, other)
         if dt.kind in "fc":
             raise not_implemented(f"bitwise_{name}_cpu", dt)
@@ -182,6 +218,14 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     if c.dtype != np.bool_ and c.dtype != np.uint8:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.cname}")
+    if self.__class__ is Tensor and self._a.dtype in _NATIVE_FLOATS and \
+            (other.__class__ is float or other.__class__ is int) and fp_region_open():
+        # masking a float tensor with a number (attention masks): the number in its dtype
+        # (a cast that may overflow: scripted code's path only, see fp_region_open)
+        try:
+            return wrap(np.where(c, self._a, np.asarray(other, self._a.dtype)))
+        except ValueError:
+            pass
     dt, a, b = prep(self, other)
     broadcast_shapes(c.shape, a.shape, b.shape)
     return wrap(np.where(c, a, b))

