@@ -422,3 +422,16 @@ def test_masked_softmax_and_nested_stand_ins() -> None:
     nt = k("aten::_nested_tensor_from_mask")(from_numpy(x[:, :, :2].copy()), m, True)
     padded = k("aten::to_padded_tensor")(nt, 0.0, None).numpy()
     assert np.all(padded[0, 2] == 0) and np.all(padded[1, 1:] == 0)
+
+
+@SET
+@given(shape=st.sampled_from([(2, 3, 33, 17), (1, 4, 7), (3, 2, 2, 3, 5)]),
+       offset=st.sampled_from([0.0, 100.0, -3000.0]), affine=st.booleans())
+def test_instance_norm_float32_rows(shape: tuple, offset: float, affine: bool) -> None:
+    """instance_norm's float32 path (row_stats32: float32 row sums with a corrected mean)
+    against PyTorch's float64-accumulated statistics, on rows whose mean is far from 0."""
+    x = randn(*shape) * 3 + np.float32(offset)
+    c = shape[1]
+    w, b = (randn(c), randn(c)) if affine else (None, None)
+    O.diff("aten::instance_norm", x, w, b, None, None, True, 0.1, 1e-5, False,
+           rtol=1e-4, atol=1e-4 * max(1.0, abs(offset) / 100))

@@ -95,3 +95,16 @@ def test_embedding_bag_padding_idx(data: st.DataObject, mode: int, pad: object,
     mine, theirs = O.run_both("aten::embedding_bag.padding_idx", w, idx, offs, False, mode,
                               False, psw, False, pad)
     O.compare(mine[0], theirs[0], **TOL)    # the other three results are bookkeeping
+
+
+@SET
+@given(data=st.data(), pad=st.integers(0, 2), ac=st.booleans(), c=st.sampled_from([1, 3]))
+def test_grid_sampler_bilinear_2d(data: st.DataObject, pad: int, ac: bool, c: int) -> None:
+    """bilinear_2d (the 4-d bilinear path, corners read from a zero-bordered copy) on grids
+    reaching far outside the input, with NaN and infinite coordinates."""
+    x = data.draw(O.arrays([np.float32, np.float64], shape=(3, c, 5, 7), special=False))
+    g = data.draw(O.arrays([x.dtype], shape=(3, 6, 4, 2), special=False)) / 20
+    for i, v in zip(data.draw(st.lists(st.integers(0, g.size - 1), max_size=4)),
+                    (np.nan, np.inf, -np.inf, 1e30)):
+        g.reshape(-1)[i] = v
+    O.diff("aten::grid_sampler", x, g, 0, pad, ac, **TOL)

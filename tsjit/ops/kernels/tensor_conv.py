@@ -222,8 +222,11 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     im2col: the (strided, dilated, zero padded) windows of the input as columns
     (N, groups, C/groups * K, out positions), then one batched matrix product. The bias
     rides in the product as one more column row of ones (a weight column of biases), which
-    is cheaper than adding it to the output afterwards. (A 1x1 convolution without stride
-    or padding has its columns already: conv_pointwise.)"""
+    is cheaper than adding it to the output afterwards while the weights, copied to add
+    their column, are no longer than the output (past that, as resnet-sized 3x3 weights
+    over a 2x2 map are, the copy cost up to twice the convolution: the bias is added to
+    the output). (A 1x1 convolution without stride or padding has its columns already:
+    conv_pointwise.)"""
     n, c = a.shape[:2]
     o = k.shape[0]
     cd = compute_dtype(a.dtype)
@@ -231,7 +234,7 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
     cg, og = c // groups, o // groups
     kk, ln = math.prod(ks), math.prod(outs)
     w = k.astype(cd, copy=False).reshape(groups, og, cg * kk)
-    fold = bias is not None
+    fold = bias is not None and cg * kk <= n * ln
     cols = np.empty((n, groups, cg * kk + fold, ln), cd)
     im2col(a.reshape((n, groups, cg) + a.shape[2:]),
            cols[:, :, :cg * kk].reshape((n, groups, cg) + ks + outs), ks, stride, pads,
@@ -243,6 +246,8 @@ def conv_im2col(a: np.ndarray, k: np.ndarray, bias: Optional[np.ndarray],
         y = np.matmul(w[0], cols[:, 0])
     else:
         y = np.matmul(w, cols).reshape(n, o, ln)
+    if bias is not None and not fold:
+        y += bias.astype(cd, copy=False)[:, None]
     return y.reshape((n, o) + outs)
 
 
