@@ -107,8 +107,7 @@ class Emitter:
                 [s for q, s in old.items() if all(o.schema.qualified != q for o in ops)]
         m = match_schemas(self, schemas, args, kwargs, rng, self_value)
         if old and old.get(m.schema.qualified) is m.schema:
-            from .upgraders import emit_upgraded   # only an old archive's code needs them
-            return emit_upgraded(self, m.schema, m.inputs, rng)
+            return self.resolver.emit_upgraded(self, m.schema, m.inputs, rng)
         n = self.insert(name, m.inputs, m.return_types, rng)
         n.schema = m.schema
         return self.pack_outputs(n, rng)
