@@ -4,6 +4,7 @@ rebuilt (tsjit/frontend/_parser_cache.py)."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -111,7 +112,7 @@ def test_tables_are_cached_and_read_back(cache_dir: Path) -> None:
     _parses_alike(cached)
 
 
-@pytest.mark.parametrize("damage", ["empty", "truncated", "flipped", "not json",
+@pytest.mark.parametrize("damage", ["empty", "truncated", "flipped", "not marshal",
                                     "wrong shape", "a directory"])
 def test_a_bad_cache_file_is_rebuilt(cache_dir: Path, damage: str) -> None:
     _fresh_driver()
@@ -125,8 +126,8 @@ def test_a_bad_cache_file_is_rebuilt(cache_dir: Path, damage: str) -> None:
         bad = {"empty": b"",
                "truncated": blob[:len(blob) // 2],
                "flipped": header + b"\n" + payload[:100] + bytes([payload[100] ^ 1]) + payload[101:],
-               "not json": _signed(b"{not json"),
-               "wrong shape": _signed(b'{"patterns": 1}')}[damage]
+               "not marshal": _signed(b"{not marshal"),
+               "wrong shape": _signed(marshal.dumps({"patterns": 1}))}[damage]
         path.write_bytes(bad)
     assert P._cached_driver() is None                # never trusted, never an exception
     if damage == "a directory":
@@ -137,8 +138,7 @@ def test_a_bad_cache_file_is_rebuilt(cache_dir: Path, damage: str) -> None:
 
 
 def _signed(payload: bytes) -> bytes:
-    import hashlib
-    return b"tsjit-parser-cache " + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    return _parser_cache.seal(payload)
 
 
 def test_an_unwritable_cache_changes_nothing_but_speed(cache_dir: Path, monkeypatch) -> None:
@@ -157,16 +157,16 @@ def test_an_unwritable_cache_changes_nothing_but_speed(cache_dir: Path, monkeypa
 
 def test_a_write_is_all_or_nothing(tmp_path: Path, monkeypatch) -> None:
     path = str(tmp_path / "x.lark-cache")
-    assert _parser_cache.write_json(path, {"a": 1})
+    assert _parser_cache.write_data(path, {"a": 1})
     seen = []
 
     def replace(src: str, dst: str) -> None:
-        seen.append((_parser_cache.read_json(dst), Path(src).name.startswith(".tmp-")))
+        seen.append((_parser_cache.read_data(dst), Path(src).name.startswith(".tmp-")))
         os.rename(src, dst)
     monkeypatch.setattr(os, "replace", replace)
-    assert _parser_cache.write_json(path, {"a": 2})
+    assert _parser_cache.write_data(path, {"a": 2})
     # until the rename, readers see the old whole file; then the new one
-    assert seen == [({"a": 1}, True)] and _parser_cache.read_json(path) == {"a": 2}
+    assert seen == [({"a": 1}, True)] and _parser_cache.read_data(path) == {"a": 2}
 
 
 CONCURRENT = r"""
@@ -188,4 +188,4 @@ def test_processes_building_the_cache_at_once(tmp_path: Path) -> None:
     assert all(p.returncode == 0 for p in procs), outs
     assert all(out.split() == ["_Driver", "f"] for out, _ in outs), outs
     files = list((tmp_path / "cache").iterdir())
-    assert len(files) == 1 and _parser_cache.read_json(str(files[0])) is not None
+    assert len(files) == 1 and _parser_cache.read_data(str(files[0])) is not None

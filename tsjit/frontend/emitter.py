@@ -18,7 +18,6 @@ from .iteration import ModuleDictView
 from .operators import BINARY_OPS, COMPARE_OPS, MAGIC_METHODS, SPECIAL_OPS, UNARY_OPS
 from .refinement import Refinements, refinements
 from .schema_matching import NamedValue, match_schemas
-from .upgraders import emit_upgraded
 from .sugared import (BuiltinFunction, ClassValue, FunctionValue, MethodValue, NamespaceValue,
                       RangeValue, SimpleValue, SpecialForm, SugaredValue)
 
@@ -108,7 +107,7 @@ class Emitter:
                 [s for q, s in old.items() if all(o.schema.qualified != q for o in ops)]
         m = match_schemas(self, schemas, args, kwargs, rng, self_value)
         if old and old.get(m.schema.qualified) is m.schema:
-            return emit_upgraded(self, m.schema, m.inputs, rng)
+            return self.resolver.emit_upgraded(self, m.schema, m.inputs, rng)
         n = self.insert(name, m.inputs, m.return_types, rng)
         n.schema = m.schema
         return self.pack_outputs(n, rng)

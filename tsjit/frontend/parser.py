@@ -290,7 +290,7 @@ class _LarkPostLexer:
 # it reduces: no parse tree, no recursion. The basic lexer: the grammar needs no context.
 _OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True,
                 start=["file_input", "eval_input"])
-_TABLES_FORMAT = 3  # of the cached driver tables (_driver_tables); part of the cache key
+_TABLES_FORMAT = 4  # of the cached driver tables (_driver_tables); part of the cache key
 
 
 def _grammar() -> str:
@@ -342,7 +342,7 @@ def _cached_driver() -> Optional["_Driver"]:
     if version is None or not _tested(version):
         return None
     path = _cache_path(version)
-    tables = _parser_cache.read_json(path) if path else None
+    tables = _parser_cache.read_data(path) if path else None
     if tables is not None:
         try:
             return _Driver(tables)
@@ -363,7 +363,7 @@ def _make_driver(parser: Any, lark_version: str) -> Any:
         else:
             path = _cache_path(lark_version)
             if path:
-                _parser_cache.write_json(path, tables)
+                _parser_cache.write_data(path, tables)
             return driver
     return LarkLoop(parser)
 
@@ -541,7 +541,7 @@ class _Driver:
 
 
 def _driver_tables(parser: Any) -> dict:
-    """What _Driver needs of lark's parser, as plain data (JSON): the lexer's patterns in
+    """What _Driver needs of lark's parser, as plain data (cached by _parser_cache): the lexer's patterns in
     lark's order, the keyword retyping, the LALR table, and for each rule lark's choice of
     builder and child filter. Reads lark's private objects: the releases it does so on
     are DRIVER_LARK_VERSIONS; anything unexpected raises, and lark's own loop is used."""
@@ -612,7 +612,7 @@ def _rule_spec(rule: Any, callback: Any, *kinds: type) -> list:
     passes_child_on = size == 1 and expand1 and steps is None
     if f != getattr(_builder, name, None) and not name.startswith("_") and not passes_child_on:
         raise NotImplementedError(f"callback of rule {name}")   # not the plain chain read here
-    return [size, rule.origin.name, name, expand1, steps, trailing]
+    return [size, str(rule.origin.name), name, expand1, steps, trailing]
 
 
 class _Inline:

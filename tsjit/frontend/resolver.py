@@ -68,6 +68,11 @@ class Resolver:
         code from archives of an older format version has any (see frontend/upgraders.py)."""
         return {}
 
+    def emit_upgraded(self, c: Any, schema: Any, inputs: list, rng: SourceRange) -> Any:
+        """Emit a call matched against one of `old_schemas`' schemas as its upgrader (the
+        resolver of archive code does: upgraders.py loads with archive code only)."""
+        raise CompileError(f"no upgrader for {schema.qualified} here", rng)
+
     def namespace_missing(self, c: Any, ns: NamespaceValue, name: str,
                           rng: SourceRange) -> SugaredValue:
         raise CompileError(f"unknown builtin op {ns.namespace}::{name}", rng)

@@ -23,7 +23,7 @@ from .compiler import FunctionCompiler
 from .constants import eval_constant
 from .parser import expand, parse
 from .resolver import Resolver
-from .upgraders import old_schemas
+from .upgraders import emit_upgraded, old_schemas
 from .sugared import (ClassNamespaceValue, ClassValue, FunctionValue, NamespaceValue,
                       SimpleValue, SugaredValue)
 
@@ -77,6 +77,9 @@ class ArchiveResolver(Resolver):
 
     def old_schemas(self, name: str) -> dict:
         return old_schemas(name, self.importer.version)
+
+    def emit_upgraded(self, c: Any, schema: Any, inputs: list, rng: SourceRange) -> Any:
+        return emit_upgraded(c, schema, inputs, rng)
 
 
 class _ConstantsValue(SugaredValue):

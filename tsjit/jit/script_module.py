@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
-from ..interpreter import Object, call_function
+from ..interpreter.objects import Object
 from ..interpreter.errors import ScriptError
 from ..interpreter.objects import UNINITIALIZED
 from ..interpreter.prim_kernels import PYTHON_VALUES
@@ -19,7 +19,15 @@ from ..ir.limits import Limits, current_limits, time_budget, use_limits
 from .._tensor import Tensor, from_numpy
 from ..nn.modules.module import Module
 from .conversion import NOT_CONVERTED, ConversionError, converter, result_converter, to_python, to_script
-from . import executors  # noqa: F401  (installs the executor policy before anything runs)
+
+
+def call_function(fn: Function, args: list) -> Any:
+    """Run `fn` on `args`. The interpreter (and the executor policy, see executors.py) loads
+    on the first call, not when something is first scripted: scripting needs neither."""
+    global call_function
+    from . import executors  # noqa: F401  (installs the executor policy before anything runs)
+    from ..interpreter.run import call_function
+    return call_function(fn, args)
 
 
 class ArgumentError(TsjitError, TypeError):
