@@ -161,6 +161,34 @@ def test_batch_instance_norm(shape: tuple, training: bool, affine: bool,
 
 
 @SET
+@given(n=st.integers(1, 2), groups=st.sampled_from([1, 2, 4]), per_group=st.integers(1, 3),
+       spatial=st.sampled_from([(5,), (3, 7), (16, 16), (2, 3, 4)]), affine=st.booleans(),
+       offset=st.sampled_from([0.0, 100.0]), dtype=st.sampled_from([np.float32, np.float64]))
+def test_group_instance_norm_rows(n: int, groups: int, per_group: int, spatial: tuple,
+                                  affine: bool, offset: float, dtype: type) -> None:
+    """Group and instance norm over long rows with a large mean (the statistics' precision),
+    and instance norm's running statistics, against PyTorch."""
+    import torch
+    from tsjit._tensor import from_numpy
+    c = groups * per_group
+    x = randn(n, c, *spatial, dtype=dtype) + dtype(offset)
+    w, b = (randn(c, dtype=dtype), randn(c, dtype=dtype)) if affine else (None, None)
+    O.diff("aten::group_norm", x, groups, w, b, 1e-5, True, **TOL)
+    rm, rv = randn(c, dtype=dtype), np.abs(randn(c, dtype=dtype)) + 0.5
+    mine_rm, mine_rv = from_numpy(rm.copy()), from_numpy(rv.copy())
+    their_rm, their_rv = torch.from_numpy(rm.copy()), torch.from_numpy(rv.copy())
+    opt = (lambda v, f: None if v is None else f(v))
+    mine = O.kernel("aten::instance_norm")(from_numpy(x), opt(w, from_numpy), opt(b, from_numpy),
+                                           mine_rm, mine_rv, True, 0.1, 1e-5, False)
+    theirs = torch.instance_norm(torch.from_numpy(x), opt(w, torch.from_numpy),
+                                 opt(b, torch.from_numpy), their_rm, their_rv, True, 0.1, 1e-5,
+                                 False)
+    O.compare(mine, theirs, **TOL)
+    O.compare(mine_rm, their_rm, **TOL)
+    O.compare(mine_rv, their_rv, **TOL)
+
+
+@SET
 @given(idx=O.arrays([np.int64], max_side=3).map(lambda a: np.abs(a) % 5),
        pad=st.sampled_from([-1, 0, 2]))
 def test_embedding_one_hot(idx: np.ndarray, pad: int) -> None:
